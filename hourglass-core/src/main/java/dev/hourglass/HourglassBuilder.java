@@ -1,0 +1,116 @@
+package dev.hourglass;
+
+import dev.hourglass.internal.HourglassClient;
+import dev.hourglass.spi.IdGenerator;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.regex.Pattern;
+
+/**
+ * Configures and connects a {@link Hourglass} client. {@link #build()} validates the settings, connects to Redis,
+ * and checks the layout version stored under the key prefix.
+ */
+public final class HourglassBuilder {
+  private static final Pattern PREFIX = Pattern.compile("[A-Za-z0-9._-]{1,32}");
+
+  private String redisUri = "redis://127.0.0.1:6379";
+  private String prefix = "hg";
+  private Duration commandTimeout = Duration.ofSeconds(5);
+  private Duration connectTimeout = Duration.ofSeconds(2);
+  private int maxPayloadBytes = 1024 * 1024;
+  private Clock clock = Clock.systemUTC();
+  private IdGenerator idGenerator;
+  private QueueSettings defaultQueueSettings = QueueSettings.defaults();
+
+  HourglassBuilder() {}
+
+  /** The Redis to use, e.g. {@code redis://host:6379/0} or {@code rediss://user:pass@host:6380}. */
+  public HourglassBuilder redisUri(String redisUri) {
+    this.redisUri = redisUri;
+    return this;
+  }
+
+  /** Prefix of every key, so several independent Hourglass installations can share one Redis. */
+  public HourglassBuilder prefix(String prefix) {
+    this.prefix = prefix;
+    return this;
+  }
+
+  /** How long a Redis command may take before it fails with {@link RedisUnavailableException}. */
+  public HourglassBuilder commandTimeout(Duration commandTimeout) {
+    this.commandTimeout = commandTimeout;
+    return this;
+  }
+
+  /** How long connecting to Redis may take. */
+  public HourglassBuilder connectTimeout(Duration connectTimeout) {
+    this.connectTimeout = connectTimeout;
+    return this;
+  }
+
+  /** The largest payload accepted, in bytes (default 1 MiB). */
+  public HourglassBuilder maxPayloadBytes(int maxPayloadBytes) {
+    this.maxPayloadBytes = maxPayloadBytes;
+    return this;
+  }
+
+  /** The client's clock; due times themselves always follow the Redis server clock. */
+  public HourglassBuilder clock(Clock clock) {
+    this.clock = clock;
+    return this;
+  }
+
+  /** How ids are generated for jobs enqueued without one. */
+  public HourglassBuilder idGenerator(IdGenerator idGenerator) {
+    this.idGenerator = idGenerator;
+    return this;
+  }
+
+  /** Settings of queues this client creates implicitly on first use. */
+  public HourglassBuilder defaultQueueSettings(QueueSettings settings) {
+    this.defaultQueueSettings = settings;
+    return this;
+  }
+
+  /**
+   * Validates, connects, checks the layout version.
+   *
+   * @throws InvalidArgumentException naming a bad setting
+   * @throws RedisUnavailableException when Redis cannot be reached
+   * @throws LayoutVersionException when the prefix holds data of another layout version
+   */
+  public Hourglass build() {
+    if (redisUri == null || redisUri.isBlank()) {
+      throw new InvalidArgumentException("redisUri", "is required");
+    }
+    if (prefix == null || !PREFIX.matcher(prefix).matches()) {
+      throw new InvalidArgumentException("prefix", "must be 1 to 32 of A-Z a-z 0-9 . _ -");
+    }
+    positive("commandTimeout", commandTimeout);
+    positive("connectTimeout", connectTimeout);
+    if (maxPayloadBytes < 1 || maxPayloadBytes > 64 * 1024 * 1024) {
+      throw new InvalidArgumentException("maxPayloadBytes", "must be between 1 and 64 MiB");
+    }
+    Objects.requireNonNull(clock, "clock");
+    if (defaultQueueSettings == null) {
+      throw new InvalidArgumentException("defaultQueueSettings", "is required");
+    }
+    return HourglassClient.connect(
+        new HourglassClient.Config(
+            redisUri,
+            prefix,
+            commandTimeout,
+            connectTimeout,
+            maxPayloadBytes,
+            clock,
+            idGenerator,
+            defaultQueueSettings));
+  }
+
+  private static void positive(String field, Duration d) {
+    if (d == null || d.isZero() || d.isNegative()) {
+      throw new InvalidArgumentException(field, "must be positive");
+    }
+  }
+}

@@ -1,0 +1,262 @@
+package dev.hourglass;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * What to enqueue: a payload, when to run it, and how to retry it. Immutable; build with {@link #builder()}. Fields
+ * left unset take the queue's defaults ({@link QueueSettings}).
+ *
+ * <pre>{@code
+ * JobSpec spec = JobSpec.builder()
+ *     .id("order-42")
+ *     .payload("{\"order\":42}")
+ *     .delay(Duration.ofMinutes(30))
+ *     .build();
+ * }</pre>
+ */
+public final class JobSpec {
+  /** Job ids: 1 to 128 of {@code A-Z a-z 0-9 . _ : -}. */
+  public static final Pattern ID_PATTERN = Pattern.compile("[A-Za-z0-9._:-]{1,128}");
+
+  /** The most attempts a job may have. */
+  public static final int MAX_ATTEMPTS_LIMIT = 1000;
+
+  /** The longest visibility timeout or ttl a job may have, 2^32-1 ms (about 49 days). */
+  public static final Duration MAX_DURATION = Duration.ofMillis(0xFFFF_FFFFL);
+
+  private final byte[] payload;
+  private final String id;
+  private final Duration delay;
+  private final Instant runAt;
+  private final Integer maxAttempts;
+  private final Backoff backoff;
+  private final Duration visibility;
+  private final Duration ttl;
+
+  private JobSpec(Builder b) {
+    this.payload = b.payload;
+    this.id = b.id;
+    this.delay = b.delay;
+    this.runAt = b.runAt;
+    this.maxAttempts = b.maxAttempts;
+    this.backoff = b.backoff;
+    this.visibility = b.visibility;
+    this.ttl = b.ttl;
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** A job with this payload, due now, with the queue's defaults. */
+  public static JobSpec of(byte[] payload) {
+    return builder().payload(payload).build();
+  }
+
+  /** A job with this UTF-8 payload, due after {@code delay}, with the queue's defaults. */
+  public static JobSpec of(String payload, Duration delay) {
+    return builder().payload(payload).delay(delay).build();
+  }
+
+  /** A copy of the payload bytes. */
+  public byte[] payload() {
+    return payload.clone();
+  }
+
+  /** The payload without copying; callers must not modify it. */
+  byte[] payloadUnsafe() {
+    return payload;
+  }
+
+  /** The id to use, or empty to have one generated. */
+  public Optional<String> id() {
+    return Optional.ofNullable(id);
+  }
+
+  /** Delay from the Redis server's now; empty when {@link #runAt()} is set or the job is due now. */
+  public Optional<Duration> delay() {
+    return Optional.ofNullable(delay);
+  }
+
+  /** Absolute due time, compared with the Redis server clock; a past time means due now. */
+  public Optional<Instant> runAt() {
+    return Optional.ofNullable(runAt);
+  }
+
+  public Optional<Integer> maxAttempts() {
+    return Optional.ofNullable(maxAttempts);
+  }
+
+  public Optional<Backoff> backoff() {
+    return Optional.ofNullable(backoff);
+  }
+
+  /** Lease length of each delivery of this job. */
+  public Optional<Duration> visibility() {
+    return Optional.ofNullable(visibility);
+  }
+
+  /** The job is dropped if not acked within this time of its creation. */
+  public Optional<Duration> ttl() {
+    return Optional.ofNullable(ttl);
+  }
+
+  /** A builder holding this spec's values, e.g. to enqueue a variant under another id. */
+  public Builder toBuilder() {
+    Builder b = new Builder();
+    b.payload = payload;
+    b.id = id;
+    b.delay = delay;
+    b.runAt = runAt;
+    b.maxAttempts = maxAttempts;
+    b.backoff = backoff;
+    b.visibility = visibility;
+    b.ttl = ttl;
+    return b;
+  }
+
+  @Override
+  public String toString() {
+    return "JobSpec{id="
+        + id
+        + ", payload="
+        + payload.length
+        + " bytes, delay="
+        + delay
+        + ", runAt="
+        + runAt
+        + "}";
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof JobSpec s
+        && Arrays.equals(payload, s.payload)
+        && java.util.Objects.equals(id, s.id)
+        && java.util.Objects.equals(delay, s.delay)
+        && java.util.Objects.equals(runAt, s.runAt)
+        && java.util.Objects.equals(maxAttempts, s.maxAttempts)
+        && java.util.Objects.equals(backoff, s.backoff)
+        && java.util.Objects.equals(visibility, s.visibility)
+        && java.util.Objects.equals(ttl, s.ttl);
+  }
+
+  @Override
+  public int hashCode() {
+    return java.util.Objects.hash(id, delay, runAt, Arrays.hashCode(payload));
+  }
+
+  /** Builds a {@link JobSpec}; {@link #build()} validates every field and names the one it refuses. */
+  public static final class Builder {
+    private byte[] payload;
+    private String id;
+    private Duration delay;
+    private Instant runAt;
+    private Integer maxAttempts;
+    private Backoff backoff;
+    private Duration visibility;
+    private Duration ttl;
+
+    private Builder() {}
+
+    /** The payload bytes (copied). Required. */
+    public Builder payload(byte[] payload) {
+      this.payload = payload == null ? null : payload.clone();
+      return this;
+    }
+
+    /** The payload as UTF-8 text, e.g. JSON. */
+    public Builder payload(String payload) {
+      this.payload = payload == null ? null : payload.getBytes(StandardCharsets.UTF_8);
+      return this;
+    }
+
+    /** The job id; enqueueing a second live job with the same id is refused. Generated when not set. */
+    public Builder id(String id) {
+      this.id = id;
+      return this;
+    }
+
+    /** Run after this delay (from the Redis server's clock). Excludes {@link #runAt(Instant)}. */
+    public Builder delay(Duration delay) {
+      this.delay = delay;
+      return this;
+    }
+
+    /** Run at this time (compared with the Redis server's clock); the past means now. Excludes delay. */
+    public Builder runAt(Instant runAt) {
+      this.runAt = runAt;
+      return this;
+    }
+
+    /** Deliveries before the job goes dead, 1..1000. */
+    public Builder maxAttempts(int maxAttempts) {
+      this.maxAttempts = maxAttempts;
+      return this;
+    }
+
+    public Builder backoff(Backoff backoff) {
+      this.backoff = backoff;
+      return this;
+    }
+
+    /** Lease length of each delivery: an unacked job comes back after it. */
+    public Builder visibility(Duration visibility) {
+      this.visibility = visibility;
+      return this;
+    }
+
+    /** Drop the job if it is not acked within this time of its creation. */
+    public Builder ttl(Duration ttl) {
+      this.ttl = ttl;
+      return this;
+    }
+
+    /**
+     * Validates and builds.
+     *
+     * @throws InvalidArgumentException naming the field that is missing or out of range
+     */
+    public JobSpec build() {
+      if (payload == null) {
+        throw new InvalidArgumentException("payload", "is required");
+      }
+      if (id != null && !ID_PATTERN.matcher(id).matches()) {
+        throw new InvalidArgumentException(
+            "id", "must be 1 to 128 characters of A-Z a-z 0-9 . _ : - (was '" + abbreviate(id) + "')");
+      }
+      if (delay != null && runAt != null) {
+        throw new InvalidArgumentException("delay", "set either delay or runAt, not both");
+      }
+      if (delay != null && delay.isNegative()) {
+        throw new InvalidArgumentException("delay", "must not be negative, was " + delay);
+      }
+      if (delay != null && delay.toMillis() > 100L * 365 * 24 * 3600 * 1000) {
+        throw new InvalidArgumentException("delay", "must be at most 100 years");
+      }
+      if (maxAttempts != null && (maxAttempts < 1 || maxAttempts > MAX_ATTEMPTS_LIMIT)) {
+        throw new InvalidArgumentException(
+            "maxAttempts", "must be between 1 and " + MAX_ATTEMPTS_LIMIT + ", was " + maxAttempts);
+      }
+      checkPositive("visibility", visibility);
+      checkPositive("ttl", ttl);
+      return new JobSpec(this);
+    }
+
+    static void checkPositive(String field, Duration d) {
+      if (d != null && (d.toMillis() < 1 || d.compareTo(MAX_DURATION) > 0)) {
+        throw new InvalidArgumentException(
+            field, "must be between 1 ms and " + MAX_DURATION.toMillis() + " ms, was " + d.toMillis() + " ms");
+      }
+    }
+
+    private static String abbreviate(String s) {
+      return s.length() <= 40 ? s : s.substring(0, 40) + "...";
+    }
+  }
+}

@@ -1,0 +1,25 @@
+package dev.hourglass;
+
+import java.util.Locale;
+
+/** Where a job is in its life. An acked, cancelled or expired job no longer exists. */
+public enum JobState {
+  /** Waiting for its due time (or for its retry after a failure). */
+  DELAYED,
+  /** Due, waiting for a consumer. */
+  READY,
+  /** Leased to a consumer until its lease deadline. */
+  INFLIGHT,
+  /** Attempts exhausted or killed by its consumer; kept for inspection and requeue. */
+  DEAD;
+
+  /** The lower-case name used on the wire and in messages, e.g. {@code "delayed"}. */
+  public String label() {
+    return name().toLowerCase(Locale.ROOT);
+  }
+
+  /** Parses a {@link #label()}. */
+  public static JobState fromLabel(String label) {
+    return valueOf(label.toUpperCase(Locale.ROOT));
+  }
+}

@@ -1,0 +1,32 @@
+package dev.hourglass;
+
+/**
+ * The job exists but its state forbids the operation: cancelling or rescheduling a leased (inflight) job, which
+ * its consumer settles, or rescheduling a dead job, which must be requeued instead.
+ */
+public class JobStateException extends HourglassException {
+  private static final long serialVersionUID = 1L;
+  private final String queue;
+  private final String id;
+  private final JobState state;
+
+  public JobStateException(String queue, String id, JobState state, String operation) {
+    super("cannot " + operation + " job " + id + " in queue " + queue + ": it is " + state.label());
+    this.queue = queue;
+    this.id = id;
+    this.state = state;
+  }
+
+  public String queue() {
+    return queue;
+  }
+
+  public String id() {
+    return id;
+  }
+
+  /** The state that refused the operation. */
+  public JobState state() {
+    return state;
+  }
+}

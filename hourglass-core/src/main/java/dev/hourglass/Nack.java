@@ -1,0 +1,37 @@
+package dev.hourglass;
+
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * How to settle a failed delivery: retry by the job's backoff, retry after an explicit delay, or kill the job (to
+ * dead at once). A retry past the job's last attempt also goes to dead.
+ *
+ * @param error the failure text kept as the job's last error (at most 4096 characters are kept)
+ * @param delay the retry delay, or empty for the job's backoff
+ * @param kill true to move the job to dead now
+ */
+public record Nack(String error, Optional<Duration> delay, boolean kill) {
+  public Nack {
+    error = error == null ? "" : error;
+    delay = delay == null ? Optional.empty() : delay;
+    if (delay.isPresent() && (delay.get().isNegative() || delay.get().compareTo(Backoff.MAX_DELAY) > 0)) {
+      throw new InvalidArgumentException("delay", "must be between 0 and " + Backoff.MAX_DELAY.toMillis() + " ms");
+    }
+  }
+
+  /** Retry by the job's backoff. */
+  public static Nack retry(String error) {
+    return new Nack(error, Optional.empty(), false);
+  }
+
+  /** Retry after exactly this delay. */
+  public static Nack retryAfter(Duration delay, String error) {
+    return new Nack(error, Optional.of(delay), false);
+  }
+
+  /** Move the job to dead now, whatever attempts remain. */
+  public static Nack kill(String error) {
+    return new Nack(error, Optional.empty(), true);
+  }
+}

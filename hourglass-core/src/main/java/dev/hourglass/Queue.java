@@ -1,0 +1,109 @@
+package dev.hourglass;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * A handle on one queue: produce, inspect, and consume at the low level. Thread-safe; cheap to keep. Each method is
+ * one Lua script on the job's partition (O(log N) in the queue's size), unless it says otherwise.
+ */
+public interface Queue {
+
+  /** The queue name. */
+  String name();
+
+  /**
+   * Enqueues a job.
+   *
+   * @throws DuplicateJobException when a live job already has the spec's id (nothing is written)
+   * @throws PayloadTooLargeException when the payload is over the client's limit
+   */
+  EnqueueResult enqueue(JobSpec spec);
+
+  /** Enqueues a UTF-8 payload due after {@code delay}, with a generated id and the queue's defaults. */
+  default EnqueueResult enqueue(String payload, Duration delay) {
+    return enqueue(JobSpec.of(payload, delay));
+  }
+
+  /** Like {@link #enqueue(JobSpec)}, but a duplicate id is reported ({@link EnqueueResult#created()} false). */
+  EnqueueResult enqueueIfAbsent(JobSpec spec);
+
+  /**
+   * Enqueues without waiting. The future fails with {@link DuplicateJobException} or {@link
+   * RedisUnavailableException}; validation errors are thrown at once.
+   */
+  CompletableFuture<EnqueueResult> enqueueAsync(JobSpec spec);
+
+  /**
+   * Enqueues many jobs in few round trips: one script call per partition per chunk of up to 500 jobs, pipelined.
+   * Every spec is validated before anything is sent. Duplicates are reported per job, in request order, not
+   * thrown. Jobs of one chunk are written atomically; chunks are independent.
+   */
+  List<EnqueueResult> enqueueAll(List<JobSpec> specs);
+
+  /** The job, or empty when no live job has this id. */
+  Optional<JobInfo> get(String id);
+
+  /**
+   * Removes a delayed, ready or dead job.
+   *
+   * @return true when removed, false when no such job exists
+   * @throws JobStateException when the job is inflight (its consumer settles it)
+   */
+  boolean cancel(String id);
+
+  /**
+   * Gives a delayed or ready job a new due time, {@code delay} from the Redis server's now.
+   *
+   * @throws JobNotFoundException when no such job exists
+   * @throws JobStateException when the job is inflight or dead
+   */
+  JobInfo reschedule(String id, Duration delay);
+
+  /** Like {@link #reschedule(String, Duration)} with an absolute due time (the past means now). */
+  JobInfo reschedule(String id, Instant runAt);
+
+  /**
+   * Leases up to {@code max} ready jobs, oldest due first, without waiting. Runs the queue's promoter in this
+   * process from the first call on, so due jobs keep becoming ready.
+   *
+   * @param visibility lease length for these deliveries, or null for each job's own
+   */
+  List<Delivery> claim(int max, Duration visibility);
+
+  /**
+   * Finishes a delivery: the job is deleted.
+   *
+   * @throws StaleReceiptException when the receipt no longer holds the job
+   * @throws JobNotFoundException when the job no longer exists
+   */
+  void ack(String id, String receipt);
+
+  /**
+   * Fails a delivery: the job is retried (by its backoff or the given delay) or goes to dead.
+   *
+   * @throws StaleReceiptException when the receipt no longer holds the job
+   * @throws JobNotFoundException when the job no longer exists
+   */
+  NackResult nack(String id, String receipt, Nack nack);
+
+  /**
+   * Extends a lease to {@code visibility} from now.
+   *
+   * @return the new lease deadline
+   * @throws StaleReceiptException when the receipt no longer holds the job
+   */
+  Instant extend(String id, String receipt, Duration visibility);
+
+  /** The dead-letter queue. */
+  DeadLetters dead();
+
+  /** Counts per state and counters, summed over partitions (one script call per partition). */
+  QueueStats stats();
+
+  /** The queue's settings as stored in Redis (defaults when the queue does not exist yet). */
+  QueueSettings settings();
+}

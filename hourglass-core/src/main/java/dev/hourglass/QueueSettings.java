@@ -1,0 +1,246 @@
+package dev.hourglass;
+
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * A queue's settings: its layout (partitions and sub-pools, fixed when the queue is created), the defaults jobs
+ * take when their {@link JobSpec} leaves a field unset, and dead-letter retention. Immutable; build with {@link
+ * #builder()}; {@link #defaults()} are the settings a queue gets when its first enqueue creates it.
+ */
+public final class QueueSettings {
+  public static final int DEFAULT_PARTITIONS = 1;
+  public static final int DEFAULT_POOLS = 32;
+  public static final Duration DEFAULT_SLOT_WIDTH = Duration.ofSeconds(60);
+  public static final int DEFAULT_MAX_ATTEMPTS = 5;
+  public static final Backoff DEFAULT_BACKOFF =
+      Backoff.exponential(Duration.ofSeconds(1), Duration.ofHours(1), 0.2);
+  public static final Duration DEFAULT_VISIBILITY = Duration.ofSeconds(30);
+  public static final Duration DEFAULT_DEAD_MAX_AGE = Duration.ofDays(14);
+  public static final int DEFAULT_DEAD_MAX_COUNT = 100_000;
+
+  private static final QueueSettings DEFAULTS = builder().build();
+
+  private final int partitions;
+  private final int pools;
+  private final Duration slotWidth;
+  private final int maxAttempts;
+  private final Backoff backoff;
+  private final Duration visibility;
+  private final Duration ttl;
+  private final Duration deadMaxAge;
+  private final int deadMaxCount;
+
+  private QueueSettings(Builder b) {
+    this.partitions = b.partitions;
+    this.pools = b.pools;
+    this.slotWidth = b.slotWidth;
+    this.maxAttempts = b.maxAttempts;
+    this.backoff = b.backoff;
+    this.visibility = b.visibility;
+    this.ttl = b.ttl;
+    this.deadMaxAge = b.deadMaxAge;
+    this.deadMaxCount = b.deadMaxCount;
+  }
+
+  public static QueueSettings defaults() {
+    return DEFAULTS;
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** A builder holding these settings. */
+  public Builder toBuilder() {
+    return new Builder()
+        .partitions(partitions)
+        .pools(pools)
+        .slotWidth(slotWidth)
+        .maxAttempts(maxAttempts)
+        .backoff(backoff)
+        .visibility(visibility)
+        .ttl(ttl)
+        .deadMaxAge(deadMaxAge)
+        .deadMaxCount(deadMaxCount);
+  }
+
+  /** Partitions the queue is split into (each its own Redis hash tag); fixed at creation. */
+  public int partitions() {
+    return partitions;
+  }
+
+  /** Sub-pools (hashes holding job records) per partition; fixed at creation. */
+  public int pools() {
+    return pools;
+  }
+
+  /** Width of the time slots that hold far-future jobs, and how far ahead the promoter loads them. */
+  public Duration slotWidth() {
+    return slotWidth;
+  }
+
+  public int maxAttempts() {
+    return maxAttempts;
+  }
+
+  public Backoff backoff() {
+    return backoff;
+  }
+
+  public Duration visibility() {
+    return visibility;
+  }
+
+  /** Default job ttl; empty for none. */
+  public Optional<Duration> ttl() {
+    return Optional.ofNullable(ttl);
+  }
+
+  /** Dead jobs older than this are deleted; {@link Duration#ZERO} keeps them. */
+  public Duration deadMaxAge() {
+    return deadMaxAge;
+  }
+
+  /** At most this many dead jobs are kept per partition (oldest deleted first); 0 keeps all. */
+  public int deadMaxCount() {
+    return deadMaxCount;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof QueueSettings s
+        && partitions == s.partitions
+        && pools == s.pools
+        && slotWidth.equals(s.slotWidth)
+        && maxAttempts == s.maxAttempts
+        && backoff.equals(s.backoff)
+        && visibility.equals(s.visibility)
+        && java.util.Objects.equals(ttl, s.ttl)
+        && deadMaxAge.equals(s.deadMaxAge)
+        && deadMaxCount == s.deadMaxCount;
+  }
+
+  @Override
+  public int hashCode() {
+    return java.util.Objects.hash(partitions, pools, maxAttempts, backoff, visibility, ttl);
+  }
+
+  @Override
+  public String toString() {
+    return "QueueSettings{partitions="
+        + partitions
+        + ", pools="
+        + pools
+        + ", slotWidth="
+        + slotWidth
+        + ", maxAttempts="
+        + maxAttempts
+        + ", backoff="
+        + backoff
+        + ", visibility="
+        + visibility
+        + ", ttl="
+        + ttl
+        + ", deadMaxAge="
+        + deadMaxAge
+        + ", deadMaxCount="
+        + deadMaxCount
+        + "}";
+  }
+
+  /** Builds {@link QueueSettings}; unset fields take the defaults above; {@link #build()} validates. */
+  public static final class Builder {
+    private int partitions = DEFAULT_PARTITIONS;
+    private int pools = DEFAULT_POOLS;
+    private Duration slotWidth = DEFAULT_SLOT_WIDTH;
+    private int maxAttempts = DEFAULT_MAX_ATTEMPTS;
+    private Backoff backoff = DEFAULT_BACKOFF;
+    private Duration visibility = DEFAULT_VISIBILITY;
+    private Duration ttl;
+    private Duration deadMaxAge = DEFAULT_DEAD_MAX_AGE;
+    private int deadMaxCount = DEFAULT_DEAD_MAX_COUNT;
+
+    private Builder() {}
+
+    public Builder partitions(int partitions) {
+      this.partitions = partitions;
+      return this;
+    }
+
+    public Builder pools(int pools) {
+      this.pools = pools;
+      return this;
+    }
+
+    public Builder slotWidth(Duration slotWidth) {
+      this.slotWidth = slotWidth;
+      return this;
+    }
+
+    public Builder maxAttempts(int maxAttempts) {
+      this.maxAttempts = maxAttempts;
+      return this;
+    }
+
+    public Builder backoff(Backoff backoff) {
+      this.backoff = backoff;
+      return this;
+    }
+
+    public Builder visibility(Duration visibility) {
+      this.visibility = visibility;
+      return this;
+    }
+
+    /** Default ttl for jobs; null for none. */
+    public Builder ttl(Duration ttl) {
+      this.ttl = ttl;
+      return this;
+    }
+
+    public Builder deadMaxAge(Duration deadMaxAge) {
+      this.deadMaxAge = deadMaxAge;
+      return this;
+    }
+
+    public Builder deadMaxCount(int deadMaxCount) {
+      this.deadMaxCount = deadMaxCount;
+      return this;
+    }
+
+    /**
+     * Validates and builds.
+     *
+     * @throws InvalidArgumentException naming the setting that is out of range
+     */
+    public QueueSettings build() {
+      range("partitions", partitions, 1, 1024);
+      range("pools", pools, 1, 1024);
+      range("maxAttempts", maxAttempts, 1, JobSpec.MAX_ATTEMPTS_LIMIT);
+      if (backoff == null) {
+        throw new InvalidArgumentException("backoff", "is required");
+      }
+      if (slotWidth == null || slotWidth.toMillis() < 100 || slotWidth.toHours() > 24) {
+        throw new InvalidArgumentException("slotWidth", "must be between 100 ms and 24 h");
+      }
+      if (visibility == null) {
+        throw new InvalidArgumentException("visibility", "is required");
+      }
+      JobSpec.Builder.checkPositive("visibility", visibility);
+      JobSpec.Builder.checkPositive("ttl", ttl);
+      if (deadMaxAge == null || deadMaxAge.isNegative()) {
+        throw new InvalidArgumentException("deadMaxAge", "must be zero (keep) or positive");
+      }
+      range("deadMaxCount", deadMaxCount, 0, Integer.MAX_VALUE);
+      return new QueueSettings(this);
+    }
+
+    private static void range(String field, int value, int min, int max) {
+      if (value < min || value > max) {
+        throw new InvalidArgumentException(
+            field, "must be between " + min + " and " + max + ", was " + value);
+      }
+    }
+  }
+}

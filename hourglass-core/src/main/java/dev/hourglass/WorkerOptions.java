@@ -1,0 +1,93 @@
+package dev.hourglass;
+
+import java.time.Duration;
+
+/**
+ * How a {@link Worker} runs. Immutable; build with {@link #builder()}.
+ *
+ * @param concurrency handler threads; the worker never holds more leased jobs than free threads
+ * @param maxClaim most jobs per claim call
+ * @param visibility lease length per delivery, or null for each job's own
+ * @param idleWait the longest the worker blocks on Redis waiting for a wake-up before checking again
+ * @param shutdownTimeout how long {@link Worker#close()} waits for running handlers
+ * @param autoExtend keep extending the lease of a job whose handler is still running
+ */
+public record WorkerOptions(
+    int concurrency,
+    int maxClaim,
+    Duration visibility,
+    Duration idleWait,
+    Duration shutdownTimeout,
+    boolean autoExtend) {
+
+  public WorkerOptions {
+    if (concurrency < 1 || concurrency > 10_000) {
+      throw new InvalidArgumentException("concurrency", "must be between 1 and 10000, was " + concurrency);
+    }
+    if (maxClaim < 1 || maxClaim > 1000) {
+      throw new InvalidArgumentException("maxClaim", "must be between 1 and 1000, was " + maxClaim);
+    }
+    JobSpec.Builder.checkPositive("visibility", visibility);
+    if (idleWait == null || idleWait.toMillis() < 10 || idleWait.toSeconds() > 60) {
+      throw new InvalidArgumentException("idleWait", "must be between 10 ms and 60 s");
+    }
+    if (shutdownTimeout == null || shutdownTimeout.isNegative()) {
+      throw new InvalidArgumentException("shutdownTimeout", "must be zero or positive");
+    }
+  }
+
+  public static WorkerOptions defaults() {
+    return builder().build();
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Builds {@link WorkerOptions}. */
+  public static final class Builder {
+    private int concurrency = 4;
+    private int maxClaim = 100;
+    private Duration visibility;
+    private Duration idleWait = Duration.ofSeconds(5);
+    private Duration shutdownTimeout = Duration.ofSeconds(30);
+    private boolean autoExtend = true;
+
+    private Builder() {}
+
+    public Builder concurrency(int concurrency) {
+      this.concurrency = concurrency;
+      return this;
+    }
+
+    public Builder maxClaim(int maxClaim) {
+      this.maxClaim = maxClaim;
+      return this;
+    }
+
+    public Builder visibility(Duration visibility) {
+      this.visibility = visibility;
+      return this;
+    }
+
+    public Builder idleWait(Duration idleWait) {
+      this.idleWait = idleWait;
+      return this;
+    }
+
+    public Builder shutdownTimeout(Duration shutdownTimeout) {
+      this.shutdownTimeout = shutdownTimeout;
+      return this;
+    }
+
+    public Builder autoExtend(boolean autoExtend) {
+      this.autoExtend = autoExtend;
+      return this;
+    }
+
+    public WorkerOptions build() {
+      return new WorkerOptions(
+          concurrency, maxClaim, visibility, idleWait, shutdownTimeout, autoExtend);
+    }
+  }
+}

@@ -1,0 +1,182 @@
+package dev.hourglass.internal;
+
+import dev.hourglass.Hourglass;
+import dev.hourglass.HourglassException;
+import dev.hourglass.JobHandler;
+import dev.hourglass.LayoutVersionException;
+import dev.hourglass.Queue;
+import dev.hourglass.QueueSettings;
+import dev.hourglass.Worker;
+import dev.hourglass.WorkerOptions;
+import dev.hourglass.spi.IdGenerator;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** The {@link Hourglass} implementation: owns the connection, the script registry, queues, promoters, workers. */
+public final class HourglassClient implements Hourglass {
+  private static final Logger log = LoggerFactory.getLogger(HourglassClient.class);
+
+  /** Validated client configuration (see {@code HourglassBuilder}). */
+  public record Config(
+      String redisUri,
+      String prefix,
+      Duration commandTimeout,
+      Duration connectTimeout,
+      int maxPayloadBytes,
+      Clock clock,
+      IdGenerator idGenerator,
+      QueueSettings defaultQueueSettings) {}
+
+  final Config config;
+  final RedisConnector redis;
+  final ScriptRegistry scripts = new ScriptRegistry();
+  final Keys keys;
+  final ServerClock serverClock;
+  final RandomIds random;
+  final IdGenerator ids;
+  final Promoters promoters;
+  private final ConcurrentMap<String, RedisQueue> queues = new ConcurrentHashMap<>();
+  private final Set<WorkerImpl> workers = ConcurrentHashMap.newKeySet();
+  private volatile boolean closed;
+
+  private HourglassClient(Config config, RedisConnector redis) {
+    this.config = config;
+    this.redis = redis;
+    this.keys = new Keys(config.prefix());
+    this.serverClock = new ServerClock(config.clock());
+    this.random = new RandomIds(config.clock());
+    this.ids = config.idGenerator() != null ? config.idGenerator() : random;
+    this.promoters = new Promoters(this);
+  }
+
+  /** Connects and checks (or writes, on an empty Redis) the layout version. */
+  public static Hourglass connect(Config config) {
+    RedisConnector redis =
+        new RedisConnector(config.redisUri(), config.commandTimeout(), config.connectTimeout());
+    try {
+      HourglassClient client = new HourglassClient(config, redis);
+      client.checkLayout();
+      return client;
+    } catch (RuntimeException e) {
+      redis.close();
+      throw e;
+    }
+  }
+
+  private void checkLayout() {
+    byte[] key = keys.layout().getBytes(StandardCharsets.UTF_8);
+    byte[] want = Keys.LAYOUT_VERSION.getBytes(StandardCharsets.UTF_8);
+    var async = redis.async();
+    Failures.await(async.setnx(key, want).toCompletableFuture());
+    byte[] stored = Failures.await(async.get(key).toCompletableFuture());
+    String version = stored == null ? null : new String(stored, StandardCharsets.UTF_8);
+    if (!Keys.LAYOUT_VERSION.equals(version)) {
+      throw new LayoutVersionException(
+          "Redis key "
+              + keys.layout()
+              + " says layout version "
+              + version
+              + ", this Hourglass writes version "
+              + Keys.LAYOUT_VERSION
+              + "; migrate the data or use another prefix");
+    }
+    List<byte[]> time = Failures.await(async.time().toCompletableFuture());
+    serverClock.observe(
+        Long.parseLong(new String(time.get(0), StandardCharsets.US_ASCII)) * 1000
+            + Long.parseLong(new String(time.get(1), StandardCharsets.US_ASCII)) / 1000);
+  }
+
+  /** Runs a script on the shared connection; failures arrive translated through {@link Failures}. */
+  CompletableFuture<List<Object>> run(Script script, Args keys, Args argv) {
+    try {
+      return scripts
+          .run(redis.async(), script, keys.toArray(), argv.toArray())
+          .exceptionallyCompose(t -> CompletableFuture.failedFuture(Failures.translate(t)));
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(Failures.translate(e));
+    }
+  }
+
+  /** Runs a script and waits for it. */
+  List<Object> call(Script script, Args keys, Args argv) {
+    return Failures.await(run(script, keys, argv));
+  }
+
+  @Override
+  public RedisQueue queue(String name) {
+    checkOpen();
+    return queues.computeIfAbsent(Names.queue(name), n -> new RedisQueue(this, n));
+  }
+
+  @Override
+  public Queue configureQueue(String name, QueueSettings settings) {
+    RedisQueue queue = queue(name);
+    queue.configure(settings);
+    return queue;
+  }
+
+  @Override
+  public List<String> queueNames() {
+    checkOpen();
+    Set<byte[]> members =
+        Failures.await(
+            redis
+                .async()
+                .smembers(keys.queueRegistry().getBytes(StandardCharsets.UTF_8))
+                .toCompletableFuture());
+    List<String> names = new ArrayList<>();
+    for (byte[] m : members) {
+      names.add(new String(m, StandardCharsets.UTF_8));
+    }
+    names.sort(null);
+    return names;
+  }
+
+  @Override
+  public Worker worker(String queue, JobHandler handler, WorkerOptions options) {
+    checkOpen();
+    if (handler == null) {
+      throw new dev.hourglass.InvalidArgumentException("handler", "is required");
+    }
+    WorkerImpl worker = new WorkerImpl(this, queue(queue), handler, options);
+    workers.add(worker);
+    worker.start();
+    return worker;
+  }
+
+  void workerClosed(WorkerImpl worker) {
+    workers.remove(worker);
+  }
+
+  private void checkOpen() {
+    if (closed) {
+      throw new HourglassException("this Hourglass client is closed");
+    }
+  }
+
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    for (WorkerImpl w : List.copyOf(workers)) {
+      try {
+        w.close();
+      } catch (RuntimeException e) {
+        log.warn("closing worker of queue {} failed", w.queue(), e);
+      }
+    }
+    promoters.close();
+    redis.close();
+  }
+}

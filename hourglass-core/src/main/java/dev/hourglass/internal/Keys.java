@@ -1,0 +1,115 @@
+package dev.hourglass.internal;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.zip.CRC32;
+
+/**
+ * Builds every Redis key Hourglass uses. Keys of one partition share the hash tag {@code {queue.p}}, so each
+ * partition script touches one cluster slot; the registry keys share the tag {@code {meta}}.
+ */
+public final class Keys {
+  /** Version of the Redis layout these keys and the Lua scripts implement. */
+  public static final String LAYOUT_VERSION = "1";
+
+  /** The partition keys every partition script receives first, in the order of the Lua prelude. */
+  private static final String[] PARTITION_KEY_NAMES = {
+    "meta", "near", "slots", "ready", "inflight", "leases", "dead", "ttl", "stats", "wake", "lock"
+  };
+
+  private final String prefix;
+
+  public Keys(String prefix) {
+    this.prefix = prefix;
+  }
+
+  public String prefix() {
+    return prefix;
+  }
+
+  public String layout() {
+    return prefix + ":{meta}:layout";
+  }
+
+  public String queueRegistry() {
+    return prefix + ":{meta}:queues";
+  }
+
+  public String queueSettings(String queue) {
+    return prefix + ":{meta}:queue:" + queue;
+  }
+
+  /** The keys of one partition. */
+  public Partition partition(String queue, int partition) {
+    return new Partition(prefix + ":{" + queue + "." + partition + "}:");
+  }
+
+  /** Partition of a job id among {@code partitions}: CRC-32 of its UTF-8 bytes. */
+  public static int partitionOf(String id, int partitions) {
+    if (partitions == 1) {
+      return 0;
+    }
+    CRC32 crc = new CRC32();
+    crc.update(id.getBytes(StandardCharsets.UTF_8));
+    return (int) (crc.getValue() % partitions);
+  }
+
+  /** Sub-pool of a job id: the first 16 bits of its SHA-1, modulo the pool count (mirrors prelude.lua). */
+  public static int poolIndex(String id, int pools) {
+    byte[] sha = sha1(id.getBytes(StandardCharsets.UTF_8));
+    int first16 = ((sha[0] & 0xff) << 8) | (sha[1] & 0xff);
+    return first16 % pools;
+  }
+
+  private static byte[] sha1(byte[] bytes) {
+    try {
+      return MessageDigest.getInstance("SHA-1").digest(bytes);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-1 is required of every Java platform", e);
+    }
+  }
+
+  /** Keys of one partition; {@code base} ends with the hash tag and a colon. */
+  public static final class Partition {
+    private final String base;
+
+    Partition(String base) {
+      this.base = base;
+    }
+
+    /** The eleven keys every partition script receives first. */
+    public String[] fixedKeys() {
+      String[] keys = new String[PARTITION_KEY_NAMES.length];
+      for (int i = 0; i < keys.length; i++) {
+        keys[i] = base + PARTITION_KEY_NAMES[i];
+      }
+      return keys;
+    }
+
+    public String pool(int index) {
+      return base + "pool:" + index;
+    }
+
+    public String pool(String id, int pools) {
+      return pool(poolIndex(id, pools));
+    }
+
+    public String slot(long slotStart) {
+      return base + "slot:" + slotStart;
+    }
+
+    public String wake() {
+      return base + "wake";
+    }
+
+    /** Pub/sub channel on which enqueues announce a new earliest due time to promoters. */
+    public String promoteChannel() {
+      return base + "promote";
+    }
+
+    public String base() {
+      return base;
+    }
+  }
+}

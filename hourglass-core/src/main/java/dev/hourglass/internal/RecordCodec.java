@@ -1,0 +1,116 @@
+package dev.hourglass.internal;
+
+import dev.hourglass.Backoff;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The binary job record stored in a pool hash, shared with the Lua prelude: a fixed little-endian header {@code
+ * <BdddHHI4} (format, due, created, expireAt, attempts, maxAttempts, visibilityMs), the backoff (length byte +
+ * bytes), the last error (2-byte length + UTF-8), then the payload to the end. Scripts write the header; the client
+ * sends the rest as the "tail".
+ */
+public final class RecordCodec {
+  static final int HEADER_BYTES = 1 + 8 + 8 + 8 + 2 + 2 + 4;
+  private static final byte FIXED = 1;
+  private static final byte EXPONENTIAL = 2;
+  private static final byte SCHEDULE = 3;
+
+  private RecordCodec() {}
+
+  /** A decoded record. */
+  public record Decoded(
+      long due,
+      long created,
+      long expireAt,
+      int attempts,
+      int maxAttempts,
+      long visibilityMs,
+      Backoff backoff,
+      String lastError,
+      byte[] payload) {}
+
+  /** The record after its header, for a new job: backoff, an empty last error, the payload. */
+  static byte[] tail(Backoff backoff, byte[] payload) {
+    byte[] b = encodeBackoff(backoff);
+    ByteBuffer buf = ByteBuffer.allocate(1 + b.length + 2 + payload.length).order(ByteOrder.LITTLE_ENDIAN);
+    buf.put((byte) b.length).put(b).putShort((short) 0).put(payload);
+    return buf.array();
+  }
+
+  static Decoded decode(byte[] rec) {
+    ByteBuffer buf = ByteBuffer.wrap(rec).order(ByteOrder.LITTLE_ENDIAN);
+    buf.get(); // format 1
+    long due = (long) buf.getDouble();
+    long created = (long) buf.getDouble();
+    long expireAt = (long) buf.getDouble();
+    int attempts = Short.toUnsignedInt(buf.getShort());
+    int maxAttempts = Short.toUnsignedInt(buf.getShort());
+    long vis = Integer.toUnsignedLong(buf.getInt());
+    byte[] b = new byte[Byte.toUnsignedInt(buf.get())];
+    buf.get(b);
+    byte[] err = new byte[Short.toUnsignedInt(buf.getShort())];
+    buf.get(err);
+    byte[] payload = new byte[buf.remaining()];
+    buf.get(payload);
+    return new Decoded(
+        due,
+        created,
+        expireAt,
+        attempts,
+        maxAttempts,
+        vis,
+        decodeBackoff(b),
+        new String(err, StandardCharsets.UTF_8),
+        payload);
+  }
+
+  static byte[] encodeBackoff(Backoff backoff) {
+    ByteBuffer buf;
+    if (backoff instanceof Backoff.Fixed f) {
+      buf = ByteBuffer.allocate(5).order(ByteOrder.LITTLE_ENDIAN);
+      buf.put(FIXED).putInt((int) f.delay().toMillis());
+    } else if (backoff instanceof Backoff.Exponential e) {
+      buf = ByteBuffer.allocate(10).order(ByteOrder.LITTLE_ENDIAN);
+      buf.put(EXPONENTIAL)
+          .putInt((int) e.base().toMillis())
+          .putInt((int) e.max().toMillis())
+          .put((byte) Math.round(e.jitter() * 100));
+    } else {
+      List<Duration> delays = ((Backoff.Schedule) backoff).delays();
+      buf = ByteBuffer.allocate(1 + 4 * delays.size()).order(ByteOrder.LITTLE_ENDIAN);
+      buf.put(SCHEDULE);
+      for (Duration d : delays) {
+        buf.putInt((int) d.toMillis());
+      }
+    }
+    return buf.array();
+  }
+
+  static Backoff decodeBackoff(byte[] b) {
+    ByteBuffer buf = ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN);
+    byte type = buf.get();
+    switch (type) {
+      case FIXED:
+        return Backoff.fixed(ms(buf.getInt()));
+      case EXPONENTIAL:
+        return Backoff.exponential(ms(buf.getInt()), ms(buf.getInt()), buf.get() / 100.0);
+      case SCHEDULE:
+        List<Duration> delays = new ArrayList<>();
+        while (buf.hasRemaining()) {
+          delays.add(ms(buf.getInt()));
+        }
+        return Backoff.schedule(delays);
+      default:
+        throw new IllegalStateException("unknown backoff type " + type + " in a job record");
+    }
+  }
+
+  private static Duration ms(int unsigned) {
+    return Duration.ofMillis(Integer.toUnsignedLong(unsigned));
+  }
+}

@@ -1,0 +1,539 @@
+package dev.hourglass.internal;
+
+import dev.hourglass.Backoff;
+import dev.hourglass.DeadLetters;
+import dev.hourglass.Delivery;
+import dev.hourglass.DuplicateJobException;
+import dev.hourglass.EnqueueResult;
+import dev.hourglass.InvalidArgumentException;
+import dev.hourglass.JobInfo;
+import dev.hourglass.JobNotFoundException;
+import dev.hourglass.JobSpec;
+import dev.hourglass.JobState;
+import dev.hourglass.JobStateException;
+import dev.hourglass.Nack;
+import dev.hourglass.NackResult;
+import dev.hourglass.PayloadTooLargeException;
+import dev.hourglass.Queue;
+import dev.hourglass.QueueSettings;
+import dev.hourglass.QueueStats;
+import dev.hourglass.StaleReceiptException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/** The {@link Queue} implementation: each operation is one script call on the job's partition. */
+final class RedisQueue implements Queue {
+  static final int STATUS_OK = 0;
+  static final int STATUS_NOT_FOUND = 1;
+  static final int STATUS_STALE = 2;
+  static final int STATUS_INFLIGHT = 3;
+  static final int STATUS_DUPLICATE = 4;
+  static final int STATUS_DEAD = 5;
+
+  private static final int BATCH_CHUNK = 500;
+  private static final long SETTINGS_REFRESH_MS = 5_000;
+  private static final int MAX_ERROR_CHARS = 4096;
+
+  private final HourglassClient client;
+  private final String name;
+  private final RedisDeadLetters dead;
+  private final AtomicInteger claimCursor = new AtomicInteger();
+  private volatile Layout layout;
+
+  /** The queue's settings as last read from Redis, with its partitions. */
+  record Layout(QueueSettings settings, List<PartitionRef> partitions, long readAtMs) {
+    PartitionRef partitionOf(String id) {
+      return partitions.get(Keys.partitionOf(id, partitions.size()));
+    }
+  }
+
+  RedisQueue(HourglassClient client, String name) {
+    this.client = client;
+    this.name = name;
+    this.dead = new RedisDeadLetters(this);
+  }
+
+  @Override
+  public String name() {
+    return name;
+  }
+
+  HourglassClient client() {
+    return client;
+  }
+
+  // ---- settings ----
+
+  Layout layout() {
+    Layout l = layout;
+    if (l == null || client.config.clock().millis() - l.readAtMs() > SETTINGS_REFRESH_MS) {
+      l = upsert(client.config.defaultQueueSettings(), true);
+    }
+    return l;
+  }
+
+  void configure(QueueSettings settings) {
+    if (settings == null) {
+      throw new InvalidArgumentException("settings", "is required");
+    }
+    upsert(settings, false);
+  }
+
+  private Layout upsert(QueueSettings settings, boolean createOnly) {
+    Args keys = new Args().add(client.keys.queueRegistry()).add(client.keys.queueSettings(name));
+    Args argv = new Args().add(name).add(createOnly ? "1" : "0");
+    SettingsCodec.toFields(settings).forEach((k, v) -> argv.add(k).add(v));
+    List<Object> reply = client.call(Script.QUEUE_UPSERT, keys, argv);
+    List<Object> flat = Reply.list(reply.get(1));
+    Map<String, String> fields = new HashMap<>();
+    for (int i = 0; i + 1 < flat.size(); i += 2) {
+      fields.put(Reply.str(flat.get(i)), Reply.str(flat.get(i + 1)));
+    }
+    QueueSettings stored = SettingsCodec.fromFields(fields);
+    Layout current = layout;
+    List<PartitionRef> parts;
+    if (current != null
+        && current.settings().partitions() == stored.partitions()
+        && current.settings().pools() == stored.pools()) {
+      parts = current.partitions();
+    } else {
+      parts = new ArrayList<>();
+      for (int p = 0; p < stored.partitions(); p++) {
+        parts.add(new PartitionRef(client.keys, name, p, stored.pools()));
+      }
+      parts = List.copyOf(parts);
+    }
+    Layout l = new Layout(stored, parts, client.config.clock().millis());
+    layout = l;
+    return l;
+  }
+
+  @Override
+  public QueueSettings settings() {
+    return layout().settings();
+  }
+
+  // ---- enqueue ----
+
+  /** A validated job ready to be sent: its script arguments. */
+  private record Prepared(
+      String id, String mode, long time, long slotStart, int maxAttempts, long visMs, long ttlMs, byte[] tail) {}
+
+  private Prepared prepare(JobSpec spec, Layout l) {
+    if (spec == null) {
+      throw new InvalidArgumentException("spec", "is required");
+    }
+    byte[] payload = spec.payload();
+    if (payload.length > client.config.maxPayloadBytes()) {
+      throw new PayloadTooLargeException(payload.length, client.config.maxPayloadBytes());
+    }
+    QueueSettings s = l.settings();
+    String id = spec.id().orElseGet(client.ids::newId);
+    Names.id(id);
+    String mode = "d";
+    long time = 0;
+    long estimatedDue = client.serverClock.nowMs();
+    if (spec.runAt().isPresent()) {
+      mode = "a";
+      time = spec.runAt().get().toEpochMilli();
+      estimatedDue = time;
+    } else if (spec.delay().isPresent()) {
+      time = spec.delay().get().toMillis();
+      estimatedDue += time;
+    }
+    long slotMs = s.slotWidth().toMillis();
+    long slotStart = Math.floorDiv(estimatedDue, slotMs) * slotMs;
+    Backoff backoff = spec.backoff().orElse(s.backoff());
+    long ttl = spec.ttl().or(s::ttl).map(Duration::toMillis).orElse(0L);
+    return new Prepared(
+        id,
+        mode,
+        time,
+        slotStart,
+        spec.maxAttempts().orElse(s.maxAttempts()),
+        spec.visibility().orElse(s.visibility()).toMillis(),
+        ttl,
+        RecordCodec.tail(backoff, payload));
+  }
+
+  private CompletableFuture<List<EnqueueResult>> send(PartitionRef part, List<Prepared> jobs) {
+    Args keys = part.fixedKeys();
+    Args argv = part.argv().add(jobs.size()).add(part.channel());
+    for (Prepared j : jobs) {
+      keys.add(part.keys.pool(j.id(), part.pools)).add(part.keys.slot(j.slotStart()));
+      argv.add(j.id())
+          .add(j.mode())
+          .add(j.time())
+          .add(j.slotStart())
+          .add(j.maxAttempts())
+          .add(j.visMs())
+          .add(j.ttlMs())
+          .add(j.tail());
+    }
+    return client
+        .run(Script.ENQUEUE, keys, argv)
+        .thenApply(
+            reply -> {
+              List<EnqueueResult> results = new ArrayList<>(jobs.size());
+              for (int i = 0; i < jobs.size(); i++) {
+                int status = (int) Reply.num(reply.get(3 * i));
+                JobState state = JobState.fromLabel(Reply.str(reply.get(3 * i + 1)));
+                Instant due = Instant.ofEpochMilli(Reply.num(reply.get(3 * i + 2)));
+                results.add(new EnqueueResult(jobs.get(i).id(), name, state, due, status == STATUS_OK));
+              }
+              return results;
+            });
+  }
+
+  @Override
+  public EnqueueResult enqueue(JobSpec spec) {
+    EnqueueResult r = enqueueIfAbsent(spec);
+    if (r.duplicate()) {
+      throw new DuplicateJobException(name, r.id());
+    }
+    return r;
+  }
+
+  @Override
+  public EnqueueResult enqueueIfAbsent(JobSpec spec) {
+    return Failures.await(enqueueOne(spec));
+  }
+
+  @Override
+  public CompletableFuture<EnqueueResult> enqueueAsync(JobSpec spec) {
+    return enqueueOne(spec)
+        .thenApply(
+            r -> {
+              if (r.duplicate()) {
+                throw new DuplicateJobException(name, r.id());
+              }
+              return r;
+            });
+  }
+
+  private CompletableFuture<EnqueueResult> enqueueOne(JobSpec spec) {
+    Layout l = layout();
+    Prepared p = prepare(spec, l);
+    return send(l.partitionOf(p.id()), List.of(p)).thenApply(list -> list.get(0));
+  }
+
+  @Override
+  public List<EnqueueResult> enqueueAll(List<JobSpec> specs) {
+    if (specs == null) {
+      throw new InvalidArgumentException("specs", "is required");
+    }
+    Layout l = layout();
+    List<Prepared> prepared = new ArrayList<>(specs.size());
+    for (int i = 0; i < specs.size(); i++) {
+      try {
+        prepared.add(prepare(specs.get(i), l));
+      } catch (InvalidArgumentException e) {
+        throw new InvalidArgumentException("specs[" + i + "]." + e.field(), e.getMessage());
+      }
+    }
+    Map<Integer, List<Integer>> byPartition = new HashMap<>();
+    for (int i = 0; i < prepared.size(); i++) {
+      byPartition.computeIfAbsent(l.partitionOf(prepared.get(i).id()).index, k -> new ArrayList<>()).add(i);
+    }
+    EnqueueResult[] results = new EnqueueResult[prepared.size()];
+    List<CompletableFuture<Void>> pending = new ArrayList<>();
+    byPartition.forEach(
+        (p, indexes) -> {
+          for (int from = 0; from < indexes.size(); from += BATCH_CHUNK) {
+            List<Integer> chunk = indexes.subList(from, Math.min(indexes.size(), from + BATCH_CHUNK));
+            List<Prepared> jobs = chunk.stream().map(prepared::get).toList();
+            pending.add(
+                send(l.partitions().get(p), jobs)
+                    .thenAccept(
+                        rs -> {
+                          for (int k = 0; k < chunk.size(); k++) {
+                            results[chunk.get(k)] = rs.get(k);
+                          }
+                        }));
+          }
+        });
+    Failures.await(CompletableFuture.allOf(pending.toArray(new CompletableFuture<?>[0])));
+    return List.of(results);
+  }
+
+  // ---- inspect and admin ----
+
+  @Override
+  public Optional<JobInfo> get(String id) {
+    Names.id(id);
+    PartitionRef part = layout().partitionOf(id);
+    List<Object> reply = client.call(Script.GET, part.keysFor(id), part.argv().add(id));
+    if (Reply.status(reply) == STATUS_NOT_FOUND) {
+      return Optional.empty();
+    }
+    JobState state = JobState.fromLabel(Reply.str(reply.get(2)));
+    long at = Reply.num(reply.get(3));
+    return Optional.of(
+        info(
+            id,
+            state,
+            RecordCodec.decode(Reply.bytes(reply.get(1))),
+            state == JobState.INFLIGHT ? at : 0,
+            state == JobState.DEAD ? at : 0));
+  }
+
+  JobInfo info(String id, JobState state, RecordCodec.Decoded r, long leaseUntil, long diedAt) {
+    return new JobInfo(
+        name,
+        id,
+        state,
+        Instant.ofEpochMilli(r.due()),
+        r.attempts(),
+        r.maxAttempts(),
+        Instant.ofEpochMilli(r.created()),
+        r.expireAt() > 0 ? Optional.of(Instant.ofEpochMilli(r.expireAt())) : Optional.empty(),
+        leaseUntil > 0 ? Optional.of(Instant.ofEpochMilli(leaseUntil)) : Optional.empty(),
+        diedAt > 0 ? Optional.of(Instant.ofEpochMilli(diedAt)) : Optional.empty(),
+        Duration.ofMillis(r.visibilityMs()),
+        r.backoff(),
+        r.lastError().isEmpty() ? Optional.empty() : Optional.of(r.lastError()),
+        r.payload());
+  }
+
+  @Override
+  public boolean cancel(String id) {
+    Names.id(id);
+    PartitionRef part = layout().partitionOf(id);
+    List<Object> reply = client.call(Script.CANCEL, part.keysFor(id), part.argv().add(id));
+    return switch (Reply.status(reply)) {
+      case STATUS_OK -> true;
+      case STATUS_NOT_FOUND -> false;
+      case STATUS_INFLIGHT -> throw new JobStateException(name, id, JobState.INFLIGHT, "cancel");
+      default -> throw unexpected(reply);
+    };
+  }
+
+  @Override
+  public JobInfo reschedule(String id, Duration delay) {
+    if (delay == null || delay.isNegative()) {
+      throw new InvalidArgumentException("delay", "must be zero or positive");
+    }
+    return reschedule(id, "d", delay.toMillis(), client.serverClock.nowMs() + delay.toMillis());
+  }
+
+  @Override
+  public JobInfo reschedule(String id, Instant runAt) {
+    if (runAt == null) {
+      throw new InvalidArgumentException("runAt", "is required");
+    }
+    return reschedule(id, "a", runAt.toEpochMilli(), runAt.toEpochMilli());
+  }
+
+  private JobInfo reschedule(String id, String mode, long time, long estimatedDue) {
+    Names.id(id);
+    Layout l = layout();
+    PartitionRef part = l.partitionOf(id);
+    long slotMs = l.settings().slotWidth().toMillis();
+    long slotStart = Math.floorDiv(estimatedDue, slotMs) * slotMs;
+    Args keys = part.keysFor(id).add(part.keys.slot(slotStart));
+    Args argv = part.argv().add(id).add(mode).add(time).add(slotStart).add(part.channel());
+    List<Object> reply = client.call(Script.RESCHEDULE, keys, argv);
+    switch (Reply.status(reply)) {
+      case STATUS_OK:
+        return get(id).orElseThrow(() -> new JobNotFoundException(name, id));
+      case STATUS_NOT_FOUND:
+        throw new JobNotFoundException(name, id);
+      case STATUS_INFLIGHT:
+        throw new JobStateException(name, id, JobState.INFLIGHT, "reschedule");
+      case STATUS_DEAD:
+        throw new JobStateException(name, id, JobState.DEAD, "reschedule");
+      default:
+        throw unexpected(reply);
+    }
+  }
+
+  @Override
+  public DeadLetters dead() {
+    return dead;
+  }
+
+  @Override
+  public QueueStats stats() {
+    Layout l = layout();
+    List<CompletableFuture<List<Object>>> replies = new ArrayList<>();
+    for (PartitionRef part : l.partitions()) {
+      replies.add(client.run(Script.STATS, part.fixedKeys(), part.argv()));
+    }
+    long jobs = 0, ready = 0, inflight = 0, deadCount = 0;
+    Map<String, Long> counters = new HashMap<>();
+    for (CompletableFuture<List<Object>> f : replies) {
+      List<Object> r = Failures.await(f);
+      ready += Reply.num(r.get(0));
+      inflight += Reply.num(r.get(1));
+      deadCount += Reply.num(r.get(2));
+      List<Object> flat = Reply.list(r.get(3));
+      for (int i = 0; i + 1 < flat.size(); i += 2) {
+        counters.merge(Reply.str(flat.get(i)), Reply.num(flat.get(i + 1)), Long::sum);
+      }
+    }
+    jobs = counters.getOrDefault("jobs", 0L);
+    return new QueueStats(
+        name,
+        l.partitions().size(),
+        Math.max(0, jobs - ready - inflight - deadCount),
+        ready,
+        inflight,
+        deadCount,
+        counters.getOrDefault("enqueued", 0L),
+        counters.getOrDefault("acked", 0L),
+        counters.getOrDefault("retried", 0L),
+        counters.getOrDefault("dead", 0L),
+        counters.getOrDefault("expired", 0L),
+        counters.getOrDefault("cancelled", 0L));
+  }
+
+  // ---- consume ----
+
+  @Override
+  public List<Delivery> claim(int max, Duration visibility) {
+    if (max < 1 || max > 1000) {
+      throw new InvalidArgumentException("max", "must be between 1 and 1000, was " + max);
+    }
+    if (visibility != null) {
+      Names.duration("visibility", visibility);
+    }
+    Layout l = layout();
+    client.promoters.ensure(this);
+    List<Delivery> out = new ArrayList<>();
+    int n = l.partitions().size();
+    int start = Math.floorMod(claimCursor.getAndIncrement(), n);
+    for (int i = 0; i < n && out.size() < max; i++) {
+      out.addAll(claim(l.partitions().get((start + i) % n), max - out.size(), visibility));
+    }
+    return out;
+  }
+
+  /** Claims from one partition. */
+  List<Delivery> claim(PartitionRef part, int max, Duration visibility) {
+    long visMs = visibility == null ? 0 : visibility.toMillis();
+    Args argv = part.argv().add(max).add(visMs).add(client.random.token());
+    List<Object> reply = client.call(Script.CLAIM, part.keysWithAllPools(), argv);
+    client.serverClock.observe(Reply.num(reply.get(0)));
+    List<Delivery> out = new ArrayList<>((reply.size() - 1) / 5);
+    for (int i = 1; i + 4 < reply.size(); i += 5) {
+      RecordCodec.Decoded r = RecordCodec.decode(Reply.bytes(reply.get(i + 1)));
+      out.add(
+          new Delivery(
+              name,
+              Reply.str(reply.get(i)),
+              r.payload(),
+              (int) Reply.num(reply.get(i + 2)),
+              r.maxAttempts(),
+              Reply.str(reply.get(i + 3)),
+              Instant.ofEpochMilli(Reply.num(reply.get(i + 4))),
+              Instant.ofEpochMilli(r.due()),
+              Instant.ofEpochMilli(r.created()),
+              visMs > 0 ? visibility : Duration.ofMillis(r.visibilityMs()),
+              r.backoff(),
+              r.lastError().isEmpty() ? Optional.empty() : Optional.of(r.lastError())));
+    }
+    return out;
+  }
+
+  @Override
+  public void ack(String id, String receipt) {
+    Failures.await(ackAsync(id, receipt));
+  }
+
+  CompletableFuture<Void> ackAsync(String id, String receipt) {
+    Names.id(id);
+    Names.receipt(receipt);
+    PartitionRef part = layout().partitionOf(id);
+    return client
+        .run(Script.ACK, part.keysFor(id), part.argv().add(id).add(receipt))
+        .thenAccept(reply -> checkLease(reply, id));
+  }
+
+  @Override
+  public NackResult nack(String id, String receipt, Nack nack) {
+    Names.id(id);
+    Names.receipt(receipt);
+    if (nack == null) {
+      throw new InvalidArgumentException("nack", "is required");
+    }
+    long delayMs = 0;
+    if (!nack.kill()) {
+      if (nack.delay().isPresent()) {
+        delayMs = nack.delay().get().toMillis();
+      } else {
+        // The backoff needs the job's attempt count: read it. The script re-checks the receipt.
+        JobInfo job = get(id).orElseThrow(() -> new JobNotFoundException(name, id));
+        delayMs = backoffDelay(job.backoff(), job.attempts() + 1);
+      }
+    }
+    return nack(id, receipt, nack.error(), delayMs, nack.kill());
+  }
+
+  static long backoffDelay(Backoff backoff, int failedAttempt) {
+    return backoff.delayAfter(failedAttempt, ThreadLocalRandom.current().nextDouble()).toMillis();
+  }
+
+  NackResult nack(String id, String receipt, String error, long delayMs, boolean kill) {
+    Layout l = layout();
+    PartitionRef part = l.partitionOf(id);
+    long slotMs = l.settings().slotWidth().toMillis();
+    long slotStart = Math.floorDiv(client.serverClock.nowMs() + delayMs, slotMs) * slotMs;
+    String text = error.length() > MAX_ERROR_CHARS ? error.substring(0, MAX_ERROR_CHARS) : error;
+    Args keys = part.keysFor(id).add(part.keys.slot(slotStart));
+    Args argv =
+        part.argv()
+            .add(id)
+            .add(receipt)
+            .add(text)
+            .add(delayMs)
+            .add(kill ? "1" : "0")
+            .add(slotStart)
+            .add(part.channel());
+    List<Object> reply = client.call(Script.NACK, keys, argv);
+    checkLease(reply, id);
+    return new NackResult("dead".equals(Reply.str(reply.get(1))), Instant.ofEpochMilli(Reply.num(reply.get(2))));
+  }
+
+  @Override
+  public Instant extend(String id, String receipt, Duration visibility) {
+    Names.id(id);
+    Names.receipt(receipt);
+    Names.duration("visibility", visibility);
+    PartitionRef part = layout().partitionOf(id);
+    Args argv = part.argv().add(id).add(receipt).add(visibility.toMillis());
+    List<Object> reply = client.call(Script.EXTEND, part.keysFor(id), argv);
+    checkLease(reply, id);
+    return Instant.ofEpochMilli(Reply.num(reply.get(1)));
+  }
+
+  private void checkLease(List<Object> reply, String id) {
+    switch (Reply.status(reply)) {
+      case STATUS_OK:
+        return;
+      case STATUS_STALE:
+        throw new StaleReceiptException(name, id);
+      case STATUS_NOT_FOUND:
+        throw new JobNotFoundException(name, id);
+      default:
+        throw unexpected(reply);
+    }
+  }
+
+  IllegalStateException unexpected(List<Object> reply) {
+    return new IllegalStateException(
+        "unexpected script status " + Reply.status(reply) + " for queue " + name);
+  }
+
+  static String utf8(byte[] b) {
+    return new String(b, StandardCharsets.UTF_8);
+  }
+}

@@ -1,0 +1,233 @@
+package dev.hourglass.internal;
+
+import dev.hourglass.Delivery;
+import dev.hourglass.HourglassException;
+import dev.hourglass.JobHandler;
+import dev.hourglass.KillJobException;
+import dev.hourglass.StaleReceiptException;
+import dev.hourglass.JobNotFoundException;
+import dev.hourglass.Worker;
+import dev.hourglass.WorkerOptions;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A {@link Worker}: one {@link ClaimLoop} per partition feeding a fixed pool of handler threads. A semaphore with one
+ * permit per handler thread bounds what is claimed, so the worker never holds a lease it has no thread for.
+ */
+final class WorkerImpl implements Worker {
+  private static final Logger log = LoggerFactory.getLogger(WorkerImpl.class);
+  private static final long[] SETTLE_RETRY_MS = {50, 200, 1000};
+
+  private final HourglassClient client;
+  private final RedisQueue queue;
+  private final JobHandler handler;
+  private final WorkerOptions options;
+  private final Semaphore freeSlots;
+  private final ExecutorService handlers;
+  private final ScheduledExecutorService extender;
+  private final List<ClaimLoop> loops = new ArrayList<>();
+  private final AtomicInteger inFlight = new AtomicInteger();
+  private volatile boolean running = true;
+  private volatile boolean abandoned;
+
+  WorkerImpl(HourglassClient client, RedisQueue queue, JobHandler handler, WorkerOptions options) {
+    this.client = client;
+    this.queue = queue;
+    this.handler = handler;
+    this.options = options;
+    this.freeSlots = new Semaphore(options.concurrency());
+    this.handlers =
+        Executors.newFixedThreadPool(options.concurrency(), named("hourglass-worker-" + queue.name()));
+    this.extender =
+        Executors.newSingleThreadScheduledExecutor(named("hourglass-lease-" + queue.name()));
+  }
+
+  void start() {
+    client.promoters.ensure(queue);
+    for (PartitionRef part : queue.layout().partitions()) {
+      ClaimLoop loop = new ClaimLoop(client, queue, part, this);
+      loops.add(loop);
+      loop.start();
+    }
+  }
+
+  @Override
+  public String queue() {
+    return queue.name();
+  }
+
+  @Override
+  public int inFlight() {
+    return inFlight.get();
+  }
+
+  boolean running() {
+    return running;
+  }
+
+  WorkerOptions options() {
+    return options;
+  }
+
+  /** Blocks until at least one handler slot is free, then takes up to {@code max} free slots. */
+  int acquireSlots(int max) throws InterruptedException {
+    freeSlots.acquire();
+    int extra = 0;
+    while (extra < max - 1 && freeSlots.tryAcquire()) {
+      extra++;
+    }
+    return 1 + extra;
+  }
+
+  void releaseSlots(int n) {
+    freeSlots.release(n);
+  }
+
+  /** Runs one delivery on a handler thread; its slot is released when it is settled. */
+  void dispatch(Delivery job) {
+    inFlight.incrementAndGet();
+    try {
+      handlers.execute(() -> handle(job));
+    } catch (RuntimeException rejected) {
+      // The pool is shutting down: the job was never started; its lease brings it back.
+      inFlight.decrementAndGet();
+      freeSlots.release();
+    }
+  }
+
+  private void handle(Delivery job) {
+    ScheduledFuture<?> extension = options.autoExtend() ? scheduleExtension(job) : null;
+    try {
+      Throwable failure = null;
+      try {
+        handler.handle(job);
+      } catch (Throwable t) {
+        failure = t;
+      } finally {
+        if (extension != null) {
+          extension.cancel(false);
+        }
+      }
+      if (abandoned) {
+        return; // past the shutdown deadline: settle nothing, the lease brings the job back
+      }
+      settle(job, failure);
+    } finally {
+      inFlight.decrementAndGet();
+      freeSlots.release();
+    }
+  }
+
+  private ScheduledFuture<?> scheduleExtension(Delivery job) {
+    long period = Math.max(1, job.visibility().toMillis() / 2);
+    return extender.scheduleAtFixedRate(
+        () -> {
+          try {
+            queue.extend(job.id(), job.receipt(), job.visibility());
+          } catch (StaleReceiptException | JobNotFoundException e) {
+            log.warn("lease of job {} in {} was lost while its handler ran", job.id(), queue.name());
+            throw e; // stops further extensions of this delivery
+          } catch (HourglassException e) {
+            log.warn("could not extend the lease of job {} in {}: {}", job.id(), queue.name(), e.getMessage());
+          }
+        },
+        period,
+        period,
+        TimeUnit.MILLISECONDS);
+  }
+
+  private void settle(Delivery job, Throwable failure) {
+    for (int attempt = 0; ; attempt++) {
+      try {
+        if (failure == null) {
+          queue.ack(job.id(), job.receipt());
+        } else {
+          boolean kill = failure instanceof KillJobException;
+          long delay = kill ? 0 : RedisQueue.backoffDelay(job.backoff(), job.attempt());
+          queue.nack(job.id(), job.receipt(), describe(failure), delay, kill);
+        }
+        return;
+      } catch (StaleReceiptException | JobNotFoundException e) {
+        log.warn(
+            "job {} in {} finished after its lease was lost; another delivery owns it: {}",
+            job.id(),
+            queue.name(),
+            e.getMessage());
+        return;
+      } catch (HourglassException e) {
+        if (attempt >= SETTLE_RETRY_MS.length) {
+          log.error(
+              "could not settle job {} in {}; it will come back when its lease ends", job.id(), queue.name(), e);
+          return;
+        }
+        try {
+          Thread.sleep(SETTLE_RETRY_MS[attempt]);
+        } catch (InterruptedException ie) {
+          Thread.currentThread().interrupt();
+          return;
+        }
+      }
+    }
+  }
+
+  private static String describe(Throwable t) {
+    StringWriter out = new StringWriter();
+    t.printStackTrace(new PrintWriter(out));
+    return out.toString();
+  }
+
+  @Override
+  public void close() {
+    close(options.shutdownTimeout());
+  }
+
+  @Override
+  public void close(Duration timeout) {
+    if (!running) {
+      return;
+    }
+    running = false;
+    loops.forEach(ClaimLoop::stop);
+    handlers.shutdown();
+    try {
+      if (!handlers.awaitTermination(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+        abandoned = true;
+        handlers.shutdownNow();
+        log.warn(
+            "worker of {} closed with {} handlers still running; their jobs come back by lease",
+            queue.name(),
+            inFlight.get());
+      }
+    } catch (InterruptedException e) {
+      abandoned = true;
+      handlers.shutdownNow();
+      Thread.currentThread().interrupt();
+    } finally {
+      extender.shutdownNow();
+      client.workerClosed(this);
+    }
+  }
+
+  private static ThreadFactory named(String prefix) {
+    AtomicInteger n = new AtomicInteger();
+    return r -> {
+      Thread t = new Thread(r, prefix + "-" + n.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    };
+  }
+}

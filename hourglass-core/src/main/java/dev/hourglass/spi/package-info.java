@@ -1,0 +1,2 @@
+/** Plug-in points of Hourglass: implement these to change how the client behaves. */
+package dev.hourglass.spi;

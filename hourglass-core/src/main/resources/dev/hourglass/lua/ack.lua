@@ -1,0 +1,15 @@
+-- ack: finish a delivery; the job is gone.
+-- KEYS[1..11] the partition keys; KEYS[12] the job's pool HASH.
+-- ARGV[1] pools S; ARGV[2] id; ARGV[3] receipt.
+-- Reply: { status } 0 ok, 1 not found, 2 stale receipt (the job lives but this delivery no longer holds it).
+check_pools(false)
+local id, receipt = ARGV[2], ARGV[3]
+local pool_key = KEYS[FIRST_EXTRA_KEY]
+local current = redis.call('HGET', K_LEASES, id)
+if current ~= receipt then
+  if redis.call('HEXISTS', pool_key, id) == 1 then return { STALE } end
+  return { NOT_FOUND }
+end
+drop(pool_key, id)
+redis.call('HINCRBY', K_STATS, 'acked', 1)
+return { OK }

@@ -1,0 +1,12 @@
+-- cancel: remove a job that is delayed, ready or dead. A leased job belongs to its consumer and is refused.
+-- KEYS[1..11] the partition keys; KEYS[12] the job's pool HASH.
+-- ARGV[1] pools S; ARGV[2] id.
+-- Reply: { status } 0 cancelled, 1 not found, 3 inflight.
+check_pools(false)
+local id = ARGV[2]
+local pool_key = KEYS[FIRST_EXTRA_KEY]
+if redis.call('HEXISTS', pool_key, id) == 0 then return { NOT_FOUND } end
+if redis.call('ZSCORE', K_INFLIGHT, id) then return { INFLIGHT } end
+drop(pool_key, id)
+redis.call('HINCRBY', K_STATS, 'cancelled', 1)
+return { OK }

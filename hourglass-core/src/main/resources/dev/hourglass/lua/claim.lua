@@ -1,0 +1,44 @@
+-- claim: lease up to max ready jobs, oldest due first.
+-- KEYS[1..11] the partition keys; KEYS[12..11+S] every pool HASH of the partition, in index order.
+-- ARGV[1] pools S; ARGV[2] max jobs; ARGV[3] visibility ms for this claim (0 = each job's own);
+--   ARGV[4] receipt prefix (random, from the client; the receipt is prefix .. '.' .. attempt).
+-- Reply: flat array: now ms, then per leased job: id, record, attempt (1-based), receipt, lease deadline ms.
+-- A job whose ttl has passed is dropped instead of leased. When ready jobs remain, one wake token is pushed so
+-- another blocked consumer picks them up.
+check_pools(false)
+local max = tonumber(ARGV[2])
+local vis_override = tonumber(ARGV[3])
+local prefix = ARGV[4]
+local now = now_ms()
+local popped = redis.call('ZPOPMIN', K_READY, max)
+local reply = { now }
+local leased, expired = 0, 0
+for i = 1, #popped, 2 do
+  local id = popped[i]
+  local pool_key = KEYS[FIRST_EXTRA_KEY + pool_index(id)]
+  local rec = redis.call('HGET', pool_key, id)
+  if rec then
+    local j = decode(rec)
+    if j.expire > 0 and j.expire <= now then
+      drop(pool_key, id)
+      expired = expired + 1
+    else
+      local vis = j.vis
+      if vis_override > 0 then vis = vis_override end
+      local deadline = now + vis
+      local attempt = j.attempts + 1
+      local receipt = prefix .. '.' .. attempt
+      redis.call('ZADD', K_INFLIGHT, deadline, id)
+      redis.call('HSET', K_LEASES, id, receipt)
+      reply[#reply + 1] = id
+      reply[#reply + 1] = rec
+      reply[#reply + 1] = attempt
+      reply[#reply + 1] = receipt
+      reply[#reply + 1] = deadline
+      leased = leased + 1
+    end
+  end
+end
+if expired > 0 then redis.call('HINCRBY', K_STATS, 'expired', expired) end
+if #popped > 0 and redis.call('ZCARD', K_READY) > 0 then wake(1) end
+return reply

@@ -1,0 +1,14 @@
+-- extend: push the lease deadline of a delivery to now + visibility.
+-- KEYS[1..11] the partition keys; KEYS[12] the job's pool HASH.
+-- ARGV[1] pools S; ARGV[2] id; ARGV[3] receipt; ARGV[4] visibility ms.
+-- Reply: { status, new deadline ms }
+check_pools(false)
+local id, receipt = ARGV[2], ARGV[3]
+local current = redis.call('HGET', K_LEASES, id)
+if current ~= receipt then
+  if redis.call('HEXISTS', KEYS[FIRST_EXTRA_KEY], id) == 1 then return { STALE } end
+  return { NOT_FOUND }
+end
+local deadline = now_ms() + tonumber(ARGV[4])
+redis.call('ZADD', K_INFLIGHT, deadline, id)
+return { OK, deadline }

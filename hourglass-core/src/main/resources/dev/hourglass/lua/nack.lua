@@ -1,0 +1,33 @@
+-- nack: a delivery failed; retry the job after a delay, or move it to dead.
+-- KEYS[1..11] the partition keys; KEYS[12] the job's pool HASH; KEYS[13] a candidate slot LIST for the retry.
+-- ARGV[1] pools S; ARGV[2] id; ARGV[3] receipt; ARGV[4] error text; ARGV[5] retry delay ms (the client computes it
+--   from the job's backoff); ARGV[6] '1' to kill the job now; ARGV[7] candidate slot start ms; ARGV[8] channel.
+-- Reply: { status, outcome ('retry'|'dead'), due ms of the retry or time of death }
+check_pools(false)
+local id, receipt = ARGV[2], ARGV[3]
+local pool_key = KEYS[FIRST_EXTRA_KEY]
+local current = redis.call('HGET', K_LEASES, id)
+if current ~= receipt then
+  if redis.call('HEXISTS', pool_key, id) == 1 then return { STALE } end
+  return { NOT_FOUND }
+end
+local now = now_ms()
+local rec = redis.call('HGET', pool_key, id)
+local j = decode(rec)
+j.attempts = j.attempts + 1
+j.err = ARGV[4]
+redis.call('ZREM', K_INFLIGHT, id)
+redis.call('HDEL', K_LEASES, id)
+if ARGV[6] == '1' or j.attempts >= j.max_attempts then
+  redis.call('HSET', pool_key, id, encode(j, rec))
+  redis.call('ZADD', K_DEAD, now, id)
+  redis.call('HINCRBY', K_STATS, 'dead', 1)
+  return { OK, 'dead', now }
+end
+j.due = now + tonumber(ARGV[5])
+redis.call('HSET', pool_key, id, encode(j, rec))
+local state, new_head = place(id, j.due, now, watermark(now), KEYS[FIRST_EXTRA_KEY + 1], tonumber(ARGV[7]))
+if state == 'ready' then wake(1) end
+if new_head then publish_head(ARGV[8], j.due) end
+redis.call('HINCRBY', K_STATS, 'retried', 1)
+return { OK, 'retry', j.due }

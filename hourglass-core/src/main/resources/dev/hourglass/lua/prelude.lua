@@ -1,0 +1,138 @@
+-- Prelude shared by every Hourglass script (layout version 1). The script registry prepends this file to each
+-- operation script before loading it, so every script sees the same key order and helpers.
+--
+-- Every partition script receives the same eleven leading KEYS, all carrying the partition's hash tag {queue.p}:
+--   KEYS[1]  meta      HASH   pools (sub-pool count S), wm (watermark ms: due < wm lives in near, due >= wm in a slot)
+--   KEYS[2]  near      ZSET   id -> due ms, jobs due before the watermark
+--   KEYS[3]  slots     ZSET   slotStart -> slotStart, index of non-empty slot lists
+--   KEYS[4]  ready     ZSET   id -> due ms, due jobs waiting for a consumer (claimed oldest due first)
+--   KEYS[5]  inflight  ZSET   id -> lease deadline ms
+--   KEYS[6]  leases    HASH   id -> receipt of the current delivery
+--   KEYS[7]  dead      ZSET   id -> time of death ms
+--   KEYS[8]  ttl       ZSET   id -> expiry ms, only jobs that have a ttl
+--   KEYS[9]  stats     HASH   jobs (live records), enqueued, acked, retried, dead, expired, cancelled
+--   KEYS[10] wake      LIST   wake-up tokens consumers block on (hints only)
+--   KEYS[11] lock      STRING promoter leadership (owner id, with expiry)
+-- Script-specific KEYS follow from KEYS[12].
+-- ARGV[1] is always the sub-pool count S the caller assumes; a mismatch with meta.pools is refused.
+--
+-- A job record (the pool HASH value) is: struct '<BdddHHI4' = format(1), due, created, expireAt (0 none),
+-- attempts (finished attempts), maxAttempts, visibilityMs; then backoff (B length + bytes), lastError (H length +
+-- bytes), then the payload bytes to the end. A slot list entry is struct '<d' due followed by the id.
+--
+-- Status codes (first element of a reply, turned into typed errors in Java by ScriptStatus):
+--   0 ok, 1 not found, 2 stale receipt, 3 inflight, 4 duplicate id, 5 dead (wrong state)
+redis.replicate_commands()
+
+local K_META, K_NEAR, K_SLOTS, K_READY, K_INFLIGHT, K_LEASES, K_DEAD, K_TTL, K_STATS, K_WAKE, K_LOCK =
+  KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9], KEYS[10], KEYS[11]
+local FIRST_EXTRA_KEY = 12
+local OK, NOT_FOUND, STALE, INFLIGHT, DUPLICATE, DEAD = 0, 1, 2, 3, 4, 5
+local HEADER = '<BdddHHI4'
+local MAX_WAKE_TOKENS = 16
+
+local function now_ms()
+  local t = redis.call('TIME')
+  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
+
+local POOLS = tonumber(ARGV[1])
+local function check_pools(create)
+  local stored = redis.call('HGET', K_META, 'pools')
+  if not stored then
+    if create then redis.call('HSET', K_META, 'pools', POOLS) end
+    return
+  end
+  if tonumber(stored) ~= POOLS then
+    error({err = 'HG_LAYOUT partition has ' .. stored .. ' pools, caller assumed ' .. POOLS})
+  end
+end
+
+-- The sub-pool of an id: first 16 bits of its SHA-1, modulo S. Java computes the same in Keys.poolIndex.
+local function pool_index(id)
+  return tonumber(string.sub(redis.sha1hex(id), 1, 4), 16) % POOLS
+end
+
+local function decode(rec)
+  local fmt, due, created, expire, attempts, max_attempts, vis, pos = struct.unpack(HEADER, rec)
+  local blen = string.byte(rec, pos)
+  local backoff = string.sub(rec, pos + 1, pos + blen)
+  pos = pos + 1 + blen
+  local elen = struct.unpack('<H', rec, pos)
+  local err = string.sub(rec, pos + 2, pos + 1 + elen)
+  local payload_pos = pos + 2 + elen
+  return {
+    due = due, created = created, expire = expire, attempts = attempts, max_attempts = max_attempts, vis = vis,
+    backoff = backoff, err = err, payload_pos = payload_pos
+  }
+end
+
+local function encode(j, rec)
+  local err = j.err
+  if #err > 65535 then err = string.sub(err, 1, 65535) end
+  return struct.pack(HEADER, 1, j.due, j.created, j.expire, j.attempts, j.max_attempts, j.vis)
+    .. string.char(#j.backoff) .. j.backoff .. struct.pack('<H', #err) .. err .. string.sub(rec, j.payload_pos)
+end
+
+local function wake(n)
+  if n <= 0 then return end
+  if n > MAX_WAKE_TOKENS then n = MAX_WAKE_TOKENS end
+  local tokens = {}
+  for i = 1, n do tokens[i] = '1' end
+  redis.call('LPUSH', K_WAKE, unpack(tokens))
+  redis.call('LTRIM', K_WAKE, 0, MAX_WAKE_TOKENS - 1)
+end
+
+local function near_head()
+  local h = redis.call('ZRANGE', K_NEAR, 0, 0, 'WITHSCORES')
+  if h[2] then return tonumber(h[2]) end
+  return nil
+end
+
+-- Puts a job with the given due time where it belongs: ready when due, near before the watermark, else the
+-- caller-declared slot list when that slot is valid (watermark <= slotStart <= due), else near.
+-- Returns 'ready' or 'delayed', and whether it made a new, earlier head of near (promoters must wake).
+local function place(id, due, now, wm, slot_key, slot_start)
+  if due <= now then
+    redis.call('ZADD', K_READY, due, id)
+    return 'ready', false
+  end
+  if due >= wm and slot_key and slot_start >= wm and slot_start <= due then
+    redis.call('RPUSH', slot_key, struct.pack('<d', due) .. id)
+    redis.call('ZADD', K_SLOTS, slot_start, slot_start)
+    return 'delayed', false
+  end
+  local head = near_head()
+  redis.call('ZADD', K_NEAR, due, id)
+  return 'delayed', (head == nil or due < head)
+end
+
+local function watermark(now)
+  local wm = redis.call('HGET', K_META, 'wm')
+  if wm then return tonumber(wm) end
+  redis.call('HSET', K_META, 'wm', now)
+  return now
+end
+
+-- Removes every trace of a job (slot entries excepted: they are skipped when their slot loads).
+local function drop(pool_key, id)
+  redis.call('HDEL', pool_key, id)
+  redis.call('ZREM', K_NEAR, id)
+  redis.call('ZREM', K_READY, id)
+  redis.call('ZREM', K_INFLIGHT, id)
+  redis.call('HDEL', K_LEASES, id)
+  redis.call('ZREM', K_DEAD, id)
+  redis.call('ZREM', K_TTL, id)
+  redis.call('HINCRBY', K_STATS, 'jobs', -1)
+end
+
+local function state_of(id)
+  if redis.call('ZSCORE', K_INFLIGHT, id) then return 'inflight' end
+  if redis.call('ZSCORE', K_READY, id) then return 'ready' end
+  if redis.call('ZSCORE', K_DEAD, id) then return 'dead' end
+  return 'delayed'
+end
+
+local function publish_head(channel, due)
+  redis.call('PUBLISH', channel, due)
+end

@@ -1,0 +1,148 @@
+-- promote: one promoter pass over a partition. Safe to run from many processes: a leadership lock lets one
+-- promote and answers the others at once with the time to try again.
+-- KEYS[1..11] the partition keys; KEYS[12..11+S] every pool HASH in index order; then KEYS[12+S..] slot LISTs the
+--   client declares for loading, in the order of their starts in ARGV.
+-- ARGV[1] pools S; ARGV[2] owner id; ARGV[3] lock ms; ARGV[4] lookahead ms (slots starting before now + lookahead
+--   are loaded into near); ARGV[5] budget (max jobs moved per step); ARGV[6] dead retention age ms (0 = keep);
+--   ARGV[7] dead retention count (0 = no limit); ARGV[8] number m of declared slot keys; ARGV[9..8+m] their starts.
+-- Reply: { leader (1|0), moved to ready, more (1: a budget was hit or an undeclared slot is due: call again now),
+--   next wake ms (server clock; -1 none known), now ms, then up to 4 upcoming slot starts }
+check_pools(false)
+local owner, lock_ms, lookahead, budget = ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
+local dead_age, dead_count, m = tonumber(ARGV[6]), tonumber(ARGV[7]), tonumber(ARGV[8])
+local now = now_ms()
+
+local holder = redis.call('GET', K_LOCK)
+if holder and holder ~= owner then
+  local pttl = redis.call('PTTL', K_LOCK)
+  if pttl < 0 then pttl = lock_ms end
+  return { 0, 0, 0, now + pttl, now }
+end
+redis.call('SET', K_LOCK, owner, 'PX', lock_ms)
+
+local pool_base = FIRST_EXTRA_KEY
+local function pool_of(id) return KEYS[pool_base + pool_index(id)] end
+local more = 0
+
+-- 1. Jobs past their ttl leave, wherever they are.
+local expired = redis.call('ZRANGEBYSCORE', K_TTL, '-inf', now, 'LIMIT', 0, budget)
+for _, id in ipairs(expired) do drop(pool_of(id), id) end
+if #expired > 0 then redis.call('HINCRBY', K_STATS, 'expired', #expired) end
+if #expired == budget then more = 1 end
+
+-- 2. Expired leases: the attempt counts; back to ready, or dead when attempts are spent.
+local lapsed = redis.call('ZRANGEBYSCORE', K_INFLIGHT, '-inf', now, 'LIMIT', 0, budget)
+local requeued, killed = 0, 0
+for _, id in ipairs(lapsed) do
+  local pool_key = pool_of(id)
+  local rec = redis.call('HGET', pool_key, id)
+  redis.call('ZREM', K_INFLIGHT, id)
+  redis.call('HDEL', K_LEASES, id)
+  if rec then
+    local j = decode(rec)
+    j.attempts = j.attempts + 1
+    j.err = 'lease expired'
+    redis.call('HSET', pool_key, id, encode(j, rec))
+    if j.attempts >= j.max_attempts then
+      redis.call('ZADD', K_DEAD, now, id)
+      killed = killed + 1
+    else
+      redis.call('ZADD', K_READY, j.due, id)
+      requeued = requeued + 1
+    end
+  end
+end
+if requeued > 0 then redis.call('HINCRBY', K_STATS, 'retried', requeued) end
+if killed > 0 then redis.call('HINCRBY', K_STATS, 'dead', killed) end
+if #lapsed == budget then more = 1 end
+
+-- 3. Load slots that start before now + lookahead into near, then advance the watermark past what was loaded.
+local target = now + lookahead
+local declared = {}
+for i = 1, m do declared[tonumber(ARGV[8 + i])] = KEYS[pool_base + POOLS + i - 1] end
+local wm = watermark(now)
+local loaded = 0
+local blocked_at = nil
+while true do
+  local first = redis.call('ZRANGEBYSCORE', K_SLOTS, '-inf', '(' .. target, 'LIMIT', 0, 1)
+  if #first == 0 then break end
+  local start = tonumber(first[1])
+  local slot_key = declared[start]
+  if not slot_key or loaded >= budget then
+    blocked_at = start
+    more = 1
+    break
+  end
+  local entries = redis.call('LRANGE', slot_key, 0, budget - loaded - 1)
+  for _, e in ipairs(entries) do
+    local due = struct.unpack('<d', e)
+    local id = string.sub(e, 9)
+    local rec = redis.call('HGET', pool_of(id), id)
+    -- Skip entries left behind by cancel or reschedule: the record must still be delayed at this due time.
+    if rec and decode(rec).due == due and state_of(id) == 'delayed' then
+      redis.call('ZADD', K_NEAR, due, id)
+    end
+  end
+  loaded = loaded + #entries
+  if redis.call('LLEN', slot_key) > #entries then
+    redis.call('LTRIM', slot_key, #entries, -1)
+    blocked_at = start
+    more = 1
+    break
+  end
+  redis.call('DEL', slot_key)
+  redis.call('ZREM', K_SLOTS, start)
+end
+local new_wm = blocked_at or target
+if new_wm > wm then redis.call('HSET', K_META, 'wm', new_wm) end
+
+-- 4. Due jobs in near become ready.
+local due_ids = redis.call('ZRANGEBYSCORE', K_NEAR, '-inf', now, 'WITHSCORES', 'LIMIT', 0, budget)
+local moved = #due_ids / 2
+if moved > 0 then
+  local zadd, ids = {}, {}
+  for i = 1, #due_ids, 2 do
+    zadd[#zadd + 1] = due_ids[i + 1]
+    zadd[#zadd + 1] = due_ids[i]
+    ids[#ids + 1] = due_ids[i]
+  end
+  redis.call('ZADD', K_READY, unpack(zadd))
+  redis.call('ZREM', K_NEAR, unpack(ids))
+  if moved == budget then more = 1 end
+end
+wake(moved + requeued)
+
+-- 5. Dead-letter retention, by age and by count.
+if dead_age > 0 then
+  local old = redis.call('ZRANGEBYSCORE', K_DEAD, '-inf', now - dead_age, 'LIMIT', 0, budget)
+  for _, id in ipairs(old) do drop(pool_of(id), id) end
+  if #old == budget then more = 1 end
+end
+if dead_count > 0 then
+  local excess = redis.call('ZCARD', K_DEAD) - dead_count
+  if excess > 0 then
+    if excess > budget then excess = budget; more = 1 end
+    local oldest = redis.call('ZRANGE', K_DEAD, 0, excess - 1)
+    for _, id in ipairs(oldest) do drop(pool_of(id), id) end
+  end
+end
+
+-- 6. When is the next pass worth running: the earliest of near's head, a lease deadline, a ttl expiry, and the
+-- moment the next slot enters the lookahead window.
+local next_wake = -1
+local function consider(t)
+  if t and (next_wake < 0 or t < next_wake) then next_wake = t end
+end
+local function head_score(key)
+  local h = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
+  if h[2] then return tonumber(h[2]) end
+  return nil
+end
+consider(head_score(K_NEAR))
+consider(head_score(K_INFLIGHT))
+consider(head_score(K_TTL))
+local upcoming = redis.call('ZRANGE', K_SLOTS, 0, 3)
+if upcoming[1] then consider(tonumber(upcoming[1]) - lookahead) end
+local reply = { 1, moved + requeued, more, next_wake, now }
+for _, s in ipairs(upcoming) do reply[#reply + 1] = tonumber(s) end
+return reply
