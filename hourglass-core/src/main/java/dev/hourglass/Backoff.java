@@ -8,9 +8,10 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * How long a failed job waits before its next attempt. Three kinds: {@link #fixed fixed}, {@link #exponential
- * exponential} (with a cap and jitter) and an explicit {@link #schedule schedule} such as {@code 15s 3m 10m 30m 1h}.
- * Every delay must be between 0 and {@link #MAX_DELAY} (about 49 days).
+ * How long a failed job waits before its next attempt. Three kinds: {@link #fixed fixed}, {@link
+ * #exponential exponential} (with a cap and jitter) and an explicit {@link #schedule schedule} such
+ * as {@code 15s 3m 10m 30m 1h}. Every delay must be between 0 and {@link #MAX_DELAY} (about 49
+ * days).
  */
 public sealed interface Backoff permits Backoff.Fixed, Backoff.Exponential, Backoff.Schedule {
   /** The longest delay a backoff may produce, 2^32-1 ms. */
@@ -37,14 +38,17 @@ public sealed interface Backoff permits Backoff.Fixed, Backoff.Exponential, Back
   }
 
   /**
-   * {@code base * 2^(attempt-1)}, capped at {@code max}, then reduced by up to {@code jitter} (0..1) of itself at
-   * random so that many jobs failing together do not retry together.
+   * {@code base * 2^(attempt-1)}, capped at {@code max}, then reduced by up to {@code jitter}
+   * (0..1) of itself at random so that many jobs failing together do not retry together.
    */
   static Exponential exponential(Duration base, Duration max, double jitter) {
     return new Exponential(base, max, jitter);
   }
 
-  /** Explicit delays: the n-th failure waits {@code delays[n-1]}; failures past the end wait the last one. */
+  /**
+   * Explicit delays: the n-th failure waits {@code delays[n-1]}; failures past the end wait the
+   * last one.
+   */
   static Schedule schedule(List<Duration> delays) {
     return new Schedule(delays);
   }
@@ -55,8 +59,8 @@ public sealed interface Backoff permits Backoff.Fixed, Backoff.Exponential, Back
   }
 
   /**
-   * Parses a schedule written as space- or comma-separated durations with units {@code ms s m h d}, e.g. {@code
-   * "15s 3m 10m 30m 30m 1h 2h 6h 15h"}.
+   * Parses a schedule written as space- or comma-separated durations with units {@code ms s m h d},
+   * e.g. {@code "15s 3m 10m 30m 30m 1h 2h 6h 15h"}.
    *
    * @throws InvalidArgumentException naming {@code backoff} when the text is not such a list
    */
@@ -97,7 +101,10 @@ public sealed interface Backoff permits Backoff.Fixed, Backoff.Exponential, Back
     }
   }
 
-  /** Doubling delays from {@code base}, capped at {@code max}, minus up to {@code jitter} of each at random. */
+  /**
+   * Doubling delays from {@code base}, capped at {@code max}, minus up to {@code jitter} of each at
+   * random.
+   */
   record Exponential(Duration base, Duration max, double jitter) implements Backoff {
     public Exponential {
       checkDelay("backoff.base", base);
@@ -109,7 +116,8 @@ public sealed interface Backoff permits Backoff.Fixed, Backoff.Exponential, Back
         throw new InvalidArgumentException("backoff.max", "must not be shorter than backoff.base");
       }
       if (!(jitter >= 0 && jitter <= 1)) {
-        throw new InvalidArgumentException("backoff.jitter", "must be between 0 and 1, was " + jitter);
+        throw new InvalidArgumentException(
+            "backoff.jitter", "must be between 0 and 1, was " + jitter);
       }
     }
 
@@ -149,7 +157,8 @@ public sealed interface Backoff permits Backoff.Fixed, Backoff.Exponential, Back
     }
     if (delay.isNegative() || delay.compareTo(MAX_DELAY) > 0) {
       throw new InvalidArgumentException(
-          field, "must be between 0 and " + MAX_DELAY.toMillis() + " ms, was " + delay.toMillis() + " ms");
+          field,
+          "must be between 0 and " + MAX_DELAY.toMillis() + " ms, was " + delay.toMillis() + " ms");
     }
   }
 }

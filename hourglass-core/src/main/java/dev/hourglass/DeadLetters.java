@@ -18,7 +18,9 @@ public interface DeadLetters {
    */
   void requeue(String id);
 
-  /** Requeues every dead job; returns how many. Works in chunks, so it is safe on large dead sets. */
+  /**
+   * Requeues every dead job; returns how many. Works in chunks, so it is safe on large dead sets.
+   */
   long requeueAll();
 
   /** Deletes every dead job; returns how many. */

@@ -7,8 +7,8 @@ import java.util.Optional;
 
 /**
  * One delivery of a job to a consumer: the job and the lease that holds it. Settle it with {@link
- * Queue#ack(String, String)} or {@link Queue#nack(String, String, Nack)} before {@link #leaseUntil()}, or extend
- * the lease; otherwise the job comes back (and the attempt counts).
+ * Queue#ack(String, String)} or {@link Queue#nack(String, String, Nack)} before {@link
+ * #leaseUntil()}, or extend the lease; otherwise the job comes back (and the attempt counts).
  *
  * @param attempt this delivery's attempt number, 1-based
  * @param receipt the lease token; ack, nack and extend must present it

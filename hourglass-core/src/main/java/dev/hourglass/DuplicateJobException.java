@@ -1,8 +1,8 @@
 package dev.hourglass;
 
 /**
- * A live job (delayed, ready, inflight or dead) already has this id. Nothing was written. Use {@link
- * Queue#enqueueIfAbsent(JobSpec)} to be told instead of thrown at.
+ * A live job (delayed, ready, inflight or dead) already has this id. Nothing was written. Use
+ * {@link Queue#enqueueIfAbsent(JobSpec)} to be told instead of thrown at.
  */
 public class DuplicateJobException extends HourglassException {
   private static final long serialVersionUID = 1L;

@@ -3,8 +3,8 @@ package dev.hourglass;
 import java.util.List;
 
 /**
- * The entry point: a connected Hourglass client. Build one with {@link #builder()}, keep it for the life of the
- * application, and close it at the end. Thread-safe.
+ * The entry point: a connected Hourglass client. Build one with {@link #builder()}, keep it for the
+ * life of the application, and close it at the end. Thread-safe.
  *
  * <pre>{@code
  * try (Hourglass hourglass = Hourglass.builder().redisUri("redis://localhost:6379").build()) {
@@ -21,18 +21,19 @@ public interface Hourglass extends AutoCloseable {
   }
 
   /**
-   * A handle on a queue. The queue is created in Redis, with the client's default settings, on first use if it
-   * does not exist.
+   * A handle on a queue. The queue is created in Redis, with the client's default settings, on
+   * first use if it does not exist.
    *
    * @throws InvalidArgumentException when the name is not 1 to 100 of {@code A-Z a-z 0-9 . _ -}
    */
   Queue queue(String name);
 
   /**
-   * Creates a queue with these settings, or updates an existing queue's defaults and retention. Partitions and
-   * pools are fixed at creation; a different value for an existing queue is refused.
+   * Creates a queue with these settings, or updates an existing queue's defaults and retention.
+   * Partitions and pools are fixed at creation; a different value for an existing queue is refused.
    *
-   * @throws InvalidArgumentException when the name is invalid or partitions/pools differ from the stored ones
+   * @throws InvalidArgumentException when the name is invalid or partitions/pools differ from the
+   *     stored ones
    */
   Queue configureQueue(String name, QueueSettings settings);
 
@@ -47,7 +48,10 @@ public interface Hourglass extends AutoCloseable {
   /** Starts a worker on a queue. Close it (or this client) to stop it. */
   Worker worker(String queue, JobHandler handler, WorkerOptions options);
 
-  /** Closes every worker (each with its own shutdown timeout), stops promoters, and closes connections. */
+  /**
+   * Closes every worker (each with its own shutdown timeout), stops promoters, and closes
+   * connections.
+   */
   @Override
   void close();
 }

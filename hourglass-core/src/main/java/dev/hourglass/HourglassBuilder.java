@@ -8,8 +8,8 @@ import java.util.Objects;
 import java.util.regex.Pattern;
 
 /**
- * Configures and connects a {@link Hourglass} client. {@link #build()} validates the settings, connects to Redis,
- * and checks the layout version stored under the key prefix.
+ * Configures and connects a {@link Hourglass} client. {@link #build()} validates the settings,
+ * connects to Redis, and checks the layout version stored under the key prefix.
  */
 public final class HourglassBuilder {
   private static final Pattern PREFIX = Pattern.compile("[A-Za-z0-9._-]{1,32}");
@@ -22,6 +22,7 @@ public final class HourglassBuilder {
   private Clock clock = Clock.systemUTC();
   private IdGenerator idGenerator;
   private QueueSettings defaultQueueSettings = QueueSettings.defaults();
+  private boolean backgroundPromoter = true;
 
   HourglassBuilder() {}
 
@@ -74,6 +75,16 @@ public final class HourglassBuilder {
   }
 
   /**
+   * Whether this client runs promoters in the background for the queues it consumes (default true).
+   * Turn it off for a client that only produces or inspects, or in tests that drive {@link
+   * Queue#promote()} by hand.
+   */
+  public HourglassBuilder backgroundPromoter(boolean backgroundPromoter) {
+    this.backgroundPromoter = backgroundPromoter;
+    return this;
+  }
+
+  /**
    * Validates, connects, checks the layout version.
    *
    * @throws InvalidArgumentException naming a bad setting
@@ -105,7 +116,8 @@ public final class HourglassBuilder {
             maxPayloadBytes,
             clock,
             idGenerator,
-            defaultQueueSettings));
+            defaultQueueSettings,
+            backgroundPromoter));
   }
 
   private static void positive(String field, Duration d) {

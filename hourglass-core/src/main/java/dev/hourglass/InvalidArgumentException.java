@@ -4,13 +4,31 @@ package dev.hourglass;
 public class InvalidArgumentException extends HourglassException {
   private static final long serialVersionUID = 1L;
   private final String field;
+  private final String reason;
 
-  public InvalidArgumentException(String field, String message) {
-    super(field + ": " + message);
+  public InvalidArgumentException(String field, String reason) {
+    super(field + ": " + reason);
     this.field = field;
+    this.reason = reason;
   }
 
-  /** The name of the field or argument that was refused, e.g. {@code "delay"} or {@code "backoff.baseMs"}. */
+  /** What is wrong with the field, without the field name, e.g. {@code "must not be negative"}. */
+  public String reason() {
+    return reason;
+  }
+
+  /**
+   * The same error for a field nested under {@code parent}, e.g. {@code specs[3]} + {@code payload}
+   * -> {@code specs[3].payload}. Subclasses keep their type.
+   */
+  public InvalidArgumentException under(String parent) {
+    return new InvalidArgumentException(parent + "." + field, reason);
+  }
+
+  /**
+   * The name of the field or argument that was refused, e.g. {@code "delay"} or {@code
+   * "backoff.baseMs"}.
+   */
   public String field() {
     return field;
   }

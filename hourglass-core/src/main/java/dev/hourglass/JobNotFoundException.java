@@ -1,6 +1,9 @@
 package dev.hourglass;
 
-/** No job with this id lives in the queue (never enqueued, or already acked, cancelled, expired or purged). */
+/**
+ * No job with this id lives in the queue (never enqueued, or already acked, cancelled, expired or
+ * purged).
+ */
 public class JobNotFoundException extends HourglassException {
   private static final long serialVersionUID = 1L;
   private final String queue;

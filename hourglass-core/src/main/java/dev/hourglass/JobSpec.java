@@ -8,8 +8,8 @@ import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
- * What to enqueue: a payload, when to run it, and how to retry it. Immutable; build with {@link #builder()}. Fields
- * left unset take the queue's defaults ({@link QueueSettings}).
+ * What to enqueue: a payload, when to run it, and how to retry it. Immutable; build with {@link
+ * #builder()}. Fields left unset take the queue's defaults ({@link QueueSettings}).
  *
  * <pre>{@code
  * JobSpec spec = JobSpec.builder()
@@ -78,7 +78,9 @@ public final class JobSpec {
     return Optional.ofNullable(id);
   }
 
-  /** Delay from the Redis server's now; empty when {@link #runAt()} is set or the job is due now. */
+  /**
+   * Delay from the Redis server's now; empty when {@link #runAt()} is set or the job is due now.
+   */
   public Optional<Duration> delay() {
     return Optional.ofNullable(delay);
   }
@@ -151,7 +153,9 @@ public final class JobSpec {
     return java.util.Objects.hash(id, delay, runAt, Arrays.hashCode(payload));
   }
 
-  /** Builds a {@link JobSpec}; {@link #build()} validates every field and names the one it refuses. */
+  /**
+   * Builds a {@link JobSpec}; {@link #build()} validates every field and names the one it refuses.
+   */
   public static final class Builder {
     private byte[] payload;
     private String id;
@@ -176,7 +180,9 @@ public final class JobSpec {
       return this;
     }
 
-    /** The job id; enqueueing a second live job with the same id is refused. Generated when not set. */
+    /**
+     * The job id; enqueueing a second live job with the same id is refused. Generated when not set.
+     */
     public Builder id(String id) {
       this.id = id;
       return this;
@@ -188,7 +194,10 @@ public final class JobSpec {
       return this;
     }
 
-    /** Run at this time (compared with the Redis server's clock); the past means now. Excludes delay. */
+    /**
+     * Run at this time (compared with the Redis server's clock); the past means now. Excludes
+     * delay.
+     */
     public Builder runAt(Instant runAt) {
       this.runAt = runAt;
       return this;
@@ -228,7 +237,8 @@ public final class JobSpec {
       }
       if (id != null && !ID_PATTERN.matcher(id).matches()) {
         throw new InvalidArgumentException(
-            "id", "must be 1 to 128 characters of A-Z a-z 0-9 . _ : - (was '" + abbreviate(id) + "')");
+            "id",
+            "must be 1 to 128 characters of A-Z a-z 0-9 . _ : - (was '" + abbreviate(id) + "')");
       }
       if (delay != null && runAt != null) {
         throw new InvalidArgumentException("delay", "set either delay or runAt, not both");
@@ -251,7 +261,12 @@ public final class JobSpec {
     static void checkPositive(String field, Duration d) {
       if (d != null && (d.toMillis() < 1 || d.compareTo(MAX_DURATION) > 0)) {
         throw new InvalidArgumentException(
-            field, "must be between 1 ms and " + MAX_DURATION.toMillis() + " ms, was " + d.toMillis() + " ms");
+            field,
+            "must be between 1 ms and "
+                + MAX_DURATION.toMillis()
+                + " ms, was "
+                + d.toMillis()
+                + " ms");
       }
     }
 

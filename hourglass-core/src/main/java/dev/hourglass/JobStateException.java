@@ -1,8 +1,9 @@
 package dev.hourglass;
 
 /**
- * The job exists but its state forbids the operation: cancelling or rescheduling a leased (inflight) job, which
- * its consumer settles, or rescheduling a dead job, which must be requeued instead.
+ * The job exists but its state forbids the operation: cancelling or rescheduling a leased
+ * (inflight) job, which its consumer settles, or rescheduling a dead job, which must be requeued
+ * instead.
  */
 public class JobStateException extends HourglassException {
   private static final long serialVersionUID = 1L;

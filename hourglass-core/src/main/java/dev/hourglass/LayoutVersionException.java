@@ -1,8 +1,9 @@
 package dev.hourglass;
 
 /**
- * The Redis data under this key prefix was written by a different Hourglass layout version. Hourglass refuses to
- * touch it rather than misread it; run the migration that ships with the newer version, or use another prefix.
+ * The Redis data under this key prefix was written by a different Hourglass layout version.
+ * Hourglass refuses to touch it rather than misread it; run the migration that ships with the newer
+ * version, or use another prefix.
  */
 public class LayoutVersionException extends HourglassException {
   private static final long serialVersionUID = 1L;

@@ -4,8 +4,8 @@ import java.time.Duration;
 import java.util.Optional;
 
 /**
- * How to settle a failed delivery: retry by the job's backoff, retry after an explicit delay, or kill the job (to
- * dead at once). A retry past the job's last attempt also goes to dead.
+ * How to settle a failed delivery: retry by the job's backoff, retry after an explicit delay, or
+ * kill the job (to dead at once). A retry past the job's last attempt also goes to dead.
  *
  * @param error the failure text kept as the job's last error (at most 4096 characters are kept)
  * @param delay the retry delay, or empty for the job's backoff
@@ -15,8 +15,10 @@ public record Nack(String error, Optional<Duration> delay, boolean kill) {
   public Nack {
     error = error == null ? "" : error;
     delay = delay == null ? Optional.empty() : delay;
-    if (delay.isPresent() && (delay.get().isNegative() || delay.get().compareTo(Backoff.MAX_DELAY) > 0)) {
-      throw new InvalidArgumentException("delay", "must be between 0 and " + Backoff.MAX_DELAY.toMillis() + " ms");
+    if (delay.isPresent()
+        && (delay.get().isNegative() || delay.get().compareTo(Backoff.MAX_DELAY) > 0)) {
+      throw new InvalidArgumentException(
+          "delay", "must be between 0 and " + Backoff.MAX_DELAY.toMillis() + " ms");
     }
   }
 

@@ -7,8 +7,9 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * A handle on one queue: produce, inspect, and consume at the low level. Thread-safe; cheap to keep. Each method is
- * one Lua script on the job's partition (O(log N) in the queue's size), unless it says otherwise.
+ * A handle on one queue: produce, inspect, and consume at the low level. Thread-safe; cheap to
+ * keep. Each method is one Lua script on the job's partition (O(log N) in the queue's size), unless
+ * it says otherwise.
  */
 public interface Queue {
 
@@ -23,12 +24,17 @@ public interface Queue {
    */
   EnqueueResult enqueue(JobSpec spec);
 
-  /** Enqueues a UTF-8 payload due after {@code delay}, with a generated id and the queue's defaults. */
+  /**
+   * Enqueues a UTF-8 payload due after {@code delay}, with a generated id and the queue's defaults.
+   */
   default EnqueueResult enqueue(String payload, Duration delay) {
     return enqueue(JobSpec.of(payload, delay));
   }
 
-  /** Like {@link #enqueue(JobSpec)}, but a duplicate id is reported ({@link EnqueueResult#created()} false). */
+  /**
+   * Like {@link #enqueue(JobSpec)}, but a duplicate id is reported ({@link EnqueueResult#created()}
+   * false).
+   */
   EnqueueResult enqueueIfAbsent(JobSpec spec);
 
   /**
@@ -38,9 +44,10 @@ public interface Queue {
   CompletableFuture<EnqueueResult> enqueueAsync(JobSpec spec);
 
   /**
-   * Enqueues many jobs in few round trips: one script call per partition per chunk of up to 500 jobs, pipelined.
-   * Every spec is validated before anything is sent. Duplicates are reported per job, in request order, not
-   * thrown. Jobs of one chunk are written atomically; chunks are independent.
+   * Enqueues many jobs in few round trips: one script call per partition per chunk of up to 500
+   * jobs, pipelined. Every spec is validated before anything is sent. Duplicates are reported per
+   * job, in request order, not thrown. Jobs of one chunk are written atomically; chunks are
+   * independent.
    */
   List<EnqueueResult> enqueueAll(List<JobSpec> specs);
 
@@ -67,8 +74,8 @@ public interface Queue {
   JobInfo reschedule(String id, Instant runAt);
 
   /**
-   * Leases up to {@code max} ready jobs, oldest due first, without waiting. Runs the queue's promoter in this
-   * process from the first call on, so due jobs keep becoming ready.
+   * Leases up to {@code max} ready jobs, oldest due first, without waiting. Runs the queue's
+   * promoter in this process from the first call on, so due jobs keep becoming ready.
    *
    * @param visibility lease length for these deliveries, or null for each job's own
    */
@@ -97,6 +104,16 @@ public interface Queue {
    * @throws StaleReceiptException when the receipt no longer holds the job
    */
   Instant extend(String id, String receipt, Duration visibility);
+
+  /**
+   * Runs one promotion pass over every partition now: due jobs become ready, expired leases come
+   * back, jobs past their ttl and dead jobs past retention are deleted. The background promoter
+   * does this by itself; this call is for tests and for clients built with {@link
+   * HourglassBuilder#backgroundPromoter(boolean) no promoter}.
+   *
+   * @return jobs moved to ready; 0 for a partition whose promoter lock another client holds
+   */
+  long promote();
 
   /** The dead-letter queue. */
   DeadLetters dead();

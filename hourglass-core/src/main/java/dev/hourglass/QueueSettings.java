@@ -4,9 +4,10 @@ import java.time.Duration;
 import java.util.Optional;
 
 /**
- * A queue's settings: its layout (partitions and sub-pools, fixed when the queue is created), the defaults jobs
- * take when their {@link JobSpec} leaves a field unset, and dead-letter retention. Immutable; build with {@link
- * #builder()}; {@link #defaults()} are the settings a queue gets when its first enqueue creates it.
+ * A queue's settings: its layout (partitions and sub-pools, fixed when the queue is created), the
+ * defaults jobs take when their {@link JobSpec} leaves a field unset, and dead-letter retention.
+ * Immutable; build with {@link #builder()}; {@link #defaults()} are the settings a queue gets when
+ * its first enqueue creates it.
  */
 public final class QueueSettings {
   public static final int DEFAULT_PARTITIONS = 1;
@@ -75,7 +76,9 @@ public final class QueueSettings {
     return pools;
   }
 
-  /** Width of the time slots that hold far-future jobs, and how far ahead the promoter loads them. */
+  /**
+   * Width of the time slots that hold far-future jobs, and how far ahead the promoter loads them.
+   */
   public Duration slotWidth() {
     return slotWidth;
   }
@@ -149,7 +152,9 @@ public final class QueueSettings {
         + "}";
   }
 
-  /** Builds {@link QueueSettings}; unset fields take the defaults above; {@link #build()} validates. */
+  /**
+   * Builds {@link QueueSettings}; unset fields take the defaults above; {@link #build()} validates.
+   */
   public static final class Builder {
     private int partitions = DEFAULT_PARTITIONS;
     private int pools = DEFAULT_POOLS;

@@ -1,8 +1,9 @@
 package dev.hourglass;
 
 /**
- * The receipt no longer holds the job: its lease expired and the job went back to ready, was leased again, retried
- * or killed. The caller's work on this delivery must not be acknowledged; another delivery owns the job now.
+ * The receipt no longer holds the job: its lease expired and the job went back to ready, was leased
+ * again, retried or killed. The caller's work on this delivery must not be acknowledged; another
+ * delivery owns the job now.
  */
 public class StaleReceiptException extends HourglassException {
   private static final long serialVersionUID = 1L;
@@ -10,7 +11,12 @@ public class StaleReceiptException extends HourglassException {
   private final String id;
 
   public StaleReceiptException(String queue, String id) {
-    super("receipt for job " + id + " in queue " + queue + " is stale: the lease expired or moved on");
+    super(
+        "receipt for job "
+            + id
+            + " in queue "
+            + queue
+            + " is stale: the lease expired or moved on");
     this.queue = queue;
     this.id = id;
   }

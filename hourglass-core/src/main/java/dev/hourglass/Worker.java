@@ -3,10 +3,11 @@ package dev.hourglass;
 import java.time.Duration;
 
 /**
- * A running consumer of one queue: claims due jobs while it has free handler slots, runs the handler, and acks or
- * nacks by the outcome. Idle, it blocks on Redis for a wake-up rather than polling. Closing it stops claiming and
- * waits for running handlers up to {@link WorkerOptions#shutdownTimeout()}; a job whose handler did not finish by
- * then is neither acked nor lost: it comes back when its lease runs out.
+ * A running consumer of one queue: claims due jobs while it has free handler slots, runs the
+ * handler, and acks or nacks by the outcome. Idle, it blocks on Redis for a wake-up rather than
+ * polling. Closing it stops claiming and waits for running handlers up to {@link
+ * WorkerOptions#shutdownTimeout()}; a job whose handler did not finish by then is neither acked nor
+ * lost: it comes back when its lease runs out.
  */
 public interface Worker extends AutoCloseable {
 

@@ -8,7 +8,9 @@ import java.time.Duration;
  * @param concurrency handler threads; the worker never holds more leased jobs than free threads
  * @param maxClaim most jobs per claim call
  * @param visibility lease length per delivery, or null for each job's own
- * @param idleWait the longest the worker blocks on Redis waiting for a wake-up before checking again
+ * @param idleWait the longest the worker blocks on Redis waiting for a wake-up before claiming
+ *     again (default 30 s); every path that makes a job ready pushes a wake-up, so this only bounds
+ *     the cost of a lost one
  * @param shutdownTimeout how long {@link Worker#close()} waits for running handlers
  * @param autoExtend keep extending the lease of a job whose handler is still running
  */
@@ -22,7 +24,8 @@ public record WorkerOptions(
 
   public WorkerOptions {
     if (concurrency < 1 || concurrency > 10_000) {
-      throw new InvalidArgumentException("concurrency", "must be between 1 and 10000, was " + concurrency);
+      throw new InvalidArgumentException(
+          "concurrency", "must be between 1 and 10000, was " + concurrency);
     }
     if (maxClaim < 1 || maxClaim > 1000) {
       throw new InvalidArgumentException("maxClaim", "must be between 1 and 1000, was " + maxClaim);
@@ -49,7 +52,7 @@ public record WorkerOptions(
     private int concurrency = 4;
     private int maxClaim = 100;
     private Duration visibility;
-    private Duration idleWait = Duration.ofSeconds(5);
+    private Duration idleWait = Duration.ofSeconds(30);
     private Duration shutdownTimeout = Duration.ofSeconds(30);
     private boolean autoExtend = true;
 

@@ -31,7 +31,9 @@ final class Args {
   }
 
   Args addAll(List<String> strings) {
-    Collections.addAll(items, strings.stream().map(s -> s.getBytes(StandardCharsets.UTF_8)).toArray(byte[][]::new));
+    Collections.addAll(
+        items,
+        strings.stream().map(s -> s.getBytes(StandardCharsets.UTF_8)).toArray(byte[][]::new));
     return this;
   }
 

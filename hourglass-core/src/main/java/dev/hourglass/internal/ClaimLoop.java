@@ -11,9 +11,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The claim loop of a worker on one partition. It claims as many jobs as the worker has free handler slots; when a
- * claim comes back short, the partition has nothing ready, so it blocks on the partition's wake list (BLPOP, on a
- * connection of its own) until a producer or promoter pushes a token or {@code idleWait} passes. It never spins.
+ * The claim loop of a worker on one partition. It claims as many jobs as the worker has free
+ * handler slots; when a claim comes back short, the partition has nothing ready, so it blocks on
+ * the partition's wake list (BLPOP, on a connection of its own) until a producer or promoter pushes
+ * a token or {@code idleWait} passes. It never spins.
  */
 final class ClaimLoop implements Runnable {
   private static final Logger log = LoggerFactory.getLogger(ClaimLoop.class);
@@ -60,7 +61,11 @@ final class ClaimLoop implements Runnable {
         if (!worker.running()) {
           return;
         }
-        log.warn("claim from {} failed, retrying in {} ms: {}", queue.name(), failureBackoff, e.getMessage());
+        log.warn(
+            "claim from {} failed, retrying in {} ms: {}",
+            queue.name(),
+            failureBackoff,
+            e.getMessage());
         pause(failureBackoff);
         failureBackoff = Math.min(failureBackoff * 2, MAX_FAILURE_BACKOFF_MS);
         continue;
@@ -75,7 +80,10 @@ final class ClaimLoop implements Runnable {
     }
   }
 
-  /** Blocks until a wake token arrives or idleWait passes. Failures end the wait early; the claim retries. */
+  /**
+   * Blocks until a wake token arrives or idleWait passes. Failures end the wait early; the claim
+   * retries.
+   */
   private void awaitWake() {
     Duration idle = worker.options().idleWait();
     try {
@@ -105,7 +113,10 @@ final class ClaimLoop implements Runnable {
     }
   }
 
-  /** Stops the loop: closes the blocking connection to end a BLPOP in progress, then waits for the thread. */
+  /**
+   * Stops the loop: closes the blocking connection to end a BLPOP in progress, then waits for the
+   * thread.
+   */
   void stop() {
     StatefulRedisConnection<byte[], byte[]> c = blocking;
     if (c != null) {

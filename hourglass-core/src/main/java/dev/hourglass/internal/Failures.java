@@ -32,7 +32,8 @@ public final class Failures {
   /** Maps any failure of a Redis call to an {@link HourglassException}. */
   public static HourglassException translate(Throwable failure) {
     Throwable t = failure;
-    while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
+    while ((t instanceof CompletionException || t instanceof ExecutionException)
+        && t.getCause() != null) {
       t = t.getCause();
     }
     if (t instanceof HourglassException h) {
@@ -51,7 +52,9 @@ public final class Failures {
     }
     if (t instanceof RedisCommandExecutionException) {
       String message = String.valueOf(t.getMessage());
-      if (message.startsWith("LOADING") || message.startsWith("BUSY") || message.startsWith("MASTERDOWN")) {
+      if (message.startsWith("LOADING")
+          || message.startsWith("BUSY")
+          || message.startsWith("MASTERDOWN")) {
         return new RedisUnavailableException("Redis is not ready: " + message, false, t);
       }
       int at = message.indexOf("HG_IMMUTABLE ");
@@ -66,9 +69,11 @@ public final class Failures {
     }
     if (t instanceof RedisException) {
       String message = String.valueOf(t.getMessage());
-      boolean notSent = message.contains("not connected") || message.contains("Commands are rejected");
+      boolean notSent =
+          message.contains("not connected") || message.contains("Commands are rejected");
       return new RedisUnavailableException(
-          "lost the Redis connection: " + message
+          "lost the Redis connection: "
+              + message
               + (notSent ? "" : "; the command may or may not have taken effect"),
           !notSent,
           t);
@@ -81,6 +86,8 @@ public final class Failures {
     while (root.getCause() != null && root.getCause() != root) {
       root = root.getCause();
     }
-    return root == t ? String.valueOf(t.getMessage()) : t.getMessage() + " (" + root.getMessage() + ")";
+    return root == t
+        ? String.valueOf(t.getMessage())
+        : t.getMessage() + " (" + root.getMessage() + ")";
   }
 }

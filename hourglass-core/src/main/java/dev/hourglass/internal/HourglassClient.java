@@ -21,7 +21,10 @@ import java.util.concurrent.ConcurrentMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** The {@link Hourglass} implementation: owns the connection, the script registry, queues, promoters, workers. */
+/**
+ * The {@link Hourglass} implementation: owns the connection, the script registry, queues,
+ * promoters, workers.
+ */
 public final class HourglassClient implements Hourglass {
   private static final Logger log = LoggerFactory.getLogger(HourglassClient.class);
 
@@ -34,7 +37,8 @@ public final class HourglassClient implements Hourglass {
       int maxPayloadBytes,
       Clock clock,
       IdGenerator idGenerator,
-      QueueSettings defaultQueueSettings) {}
+      QueueSettings defaultQueueSettings,
+      boolean backgroundPromoter) {}
 
   final Config config;
   final RedisConnector redis;
@@ -95,7 +99,9 @@ public final class HourglassClient implements Hourglass {
             + Long.parseLong(new String(time.get(1), StandardCharsets.US_ASCII)) / 1000);
   }
 
-  /** Runs a script on the shared connection; failures arrive translated through {@link Failures}. */
+  /**
+   * Runs a script on the shared connection; failures arrive translated through {@link Failures}.
+   */
   CompletableFuture<List<Object>> run(Script script, Args keys, Args argv) {
     try {
       return scripts

@@ -6,8 +6,9 @@ import java.security.NoSuchAlgorithmException;
 import java.util.zip.CRC32;
 
 /**
- * Builds every Redis key Hourglass uses. Keys of one partition share the hash tag {@code {queue.p}}, so each
- * partition script touches one cluster slot; the registry keys share the tag {@code {meta}}.
+ * Builds every Redis key Hourglass uses. Keys of one partition share the hash tag {@code
+ * {queue.p}}, so each partition script touches one cluster slot; the registry keys share the tag
+ * {@code {meta}}.
  */
 public final class Keys {
   /** Version of the Redis layout these keys and the Lua scripts implement. */
@@ -15,7 +16,7 @@ public final class Keys {
 
   /** The partition keys every partition script receives first, in the order of the Lua prelude. */
   private static final String[] PARTITION_KEY_NAMES = {
-    "meta", "near", "slots", "ready", "inflight", "leases", "dead", "ttl", "stats", "wake", "lock"
+    "meta", "near", "slots", "ready", "inflight", "leases", "dead", "ttl", "stats", "wake"
   };
 
   private final String prefix;
@@ -55,7 +56,10 @@ public final class Keys {
     return (int) (crc.getValue() % partitions);
   }
 
-  /** Sub-pool of a job id: the first 16 bits of its SHA-1, modulo the pool count (mirrors prelude.lua). */
+  /**
+   * Sub-pool of a job id: the first 16 bits of its SHA-1, modulo the pool count (mirrors
+   * prelude.lua).
+   */
   public static int poolIndex(String id, int pools) {
     byte[] sha = sha1(id.getBytes(StandardCharsets.UTF_8));
     int first16 = ((sha[0] & 0xff) << 8) | (sha[1] & 0xff);
@@ -78,7 +82,7 @@ public final class Keys {
       this.base = base;
     }
 
-    /** The eleven keys every partition script receives first. */
+    /** The ten keys every partition script receives first. */
     public String[] fixedKeys() {
       String[] keys = new String[PARTITION_KEY_NAMES.length];
       for (int i = 0; i < keys.length; i++) {

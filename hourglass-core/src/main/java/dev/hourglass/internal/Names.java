@@ -42,7 +42,12 @@ public final class Names {
     }
     if (d.toMillis() < 1 || d.compareTo(JobSpec.MAX_DURATION) > 0) {
       throw new InvalidArgumentException(
-          field, "must be between 1 ms and " + JobSpec.MAX_DURATION.toMillis() + " ms, was " + d.toMillis() + " ms");
+          field,
+          "must be between 1 ms and "
+              + JobSpec.MAX_DURATION.toMillis()
+              + " ms, was "
+              + d.toMillis()
+              + " ms");
     }
     return d;
   }

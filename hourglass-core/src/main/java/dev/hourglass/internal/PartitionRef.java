@@ -14,7 +14,7 @@ final class PartitionRef {
     this.fixed = this.keys.fixedKeys();
   }
 
-  /** The eleven prelude keys. */
+  /** The ten prelude keys. */
   Args fixedKeys() {
     return new Args().addAll(fixed);
   }

@@ -8,17 +8,19 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The promoter loop of one partition: moves due jobs to ready, expired leases back, loads time slots ahead of time.
+ * The promoter loop of one partition: moves due jobs to ready, expired leases back, loads time
+ * slots ahead of time.
  *
- * <p>It sleeps until the earliest of: the next due time the promote script reported, a wake-up from an enqueue that
- * made an earlier due time (pub/sub, see {@link Promoters}), and the safety sweep ({@value #SAFETY_SWEEP_MS} ms).
- * When another process holds the partition's promoter lock, it sleeps until that lock could lapse, so a crashed
- * leader costs at most about {@value #LOCK_MS} ms and idle followers cost one cheap call per lock period.
+ * <p>It sleeps until the earliest of: the next due time the promote script reported, a wake-up from
+ * an enqueue that made an earlier due time (pub/sub, see {@link Promoters}), and the safety sweep
+ * ({@value #SAFETY_SWEEP_MS} ms). When another process holds the partition's promoter lock, it
+ * sleeps until that lock could lapse, so a crashed leader costs at most about {@value #LOCK_MS} ms
+ * and idle followers cost one cheap call per lock period.
  */
 final class Promoter implements Runnable {
   private static final Logger log = LoggerFactory.getLogger(Promoter.class);
   static final long SAFETY_SWEEP_MS = 1000;
-  static final long LOCK_MS = 1500;
+  static final long LOCK_MS = 2000;
   private static final int BUDGET = 1000;
   private static final long MAX_FAILURE_BACKOFF_MS = 1000;
 
@@ -35,11 +37,11 @@ final class Promoter implements Runnable {
   private long plannedWakeMs = Long.MAX_VALUE;
   private boolean woken;
 
-  Promoter(HourglassClient client, RedisQueue queue, PartitionRef part) {
+  Promoter(HourglassClient client, RedisQueue queue, PartitionRef part, String owner) {
     this.client = client;
     this.queue = queue;
     this.part = part;
-    this.owner = client.random.token();
+    this.owner = owner;
     this.thread = new Thread(this, "hourglass-promoter-" + queue.name() + "." + part.index);
     thread.setDaemon(true);
   }
@@ -52,7 +54,10 @@ final class Promoter implements Runnable {
     return part.channel();
   }
 
-  /** An enqueue made {@code dueMs} the earliest due time of the partition: wake up if that is sooner. */
+  /**
+   * An enqueue made {@code dueMs} the earliest due time of the partition: wake up if that is
+   * sooner.
+   */
   void hint(long dueMs) {
     if (!leader) {
       return;
@@ -114,7 +119,7 @@ final class Promoter implements Runnable {
         part.argv()
             .add(owner)
             .add(LOCK_MS)
-            .add(s.slotWidth().toMillis())
+            .add(queue.lookaheadMs())
             .add(BUDGET)
             .add(s.deadMaxAge().toMillis())
             .add(s.deadMaxCount())
@@ -126,15 +131,20 @@ final class Promoter implements Runnable {
     long now = Reply.num(reply.get(4));
     client.serverClock.observe(now);
     boolean isLeader = Reply.num(reply.get(0)) == 1;
-    if (isLeader) {
+    boolean fullPass = Reply.num(reply.get(5)) == 1;
+    if (fullPass) {
       List<Long> next = new ArrayList<>();
-      for (int i = 5; i < reply.size(); i++) {
+      for (int i = 6; i < reply.size(); i++) {
         next.add(Reply.num(reply.get(i)));
       }
       upcomingSlots = List.copyOf(next);
     }
     return new PromoteReply(
-        isLeader, Reply.num(reply.get(1)), Reply.num(reply.get(2)) == 1, Reply.num(reply.get(3)), now);
+        isLeader,
+        Reply.num(reply.get(1)),
+        Reply.num(reply.get(2)) == 1,
+        Reply.num(reply.get(3)),
+        now);
   }
 
   private void sleepUntil(long serverWakeMs, long serverNowMs) {

@@ -6,8 +6,9 @@ import java.time.Clock;
 import java.util.Base64;
 
 /**
- * The default id generator: 48 bits of epoch milliseconds then 80 random bits, as 22 URL-safe base64 characters.
- * Ids made later sort later (within a millisecond, at random); collisions need 2^40 ids in one millisecond.
+ * The default id generator: 48 bits of epoch milliseconds then 80 random bits, as 22 URL-safe
+ * base64 characters. Ids made later sort later (within a millisecond, at random); collisions need
+ * 2^40 ids in one millisecond.
  */
 public final class RandomIds implements IdGenerator {
   private static final Base64.Encoder ENCODER = Base64.getUrlEncoder().withoutPadding();

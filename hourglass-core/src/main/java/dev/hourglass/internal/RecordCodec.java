@@ -9,10 +9,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The binary job record stored in a pool hash, shared with the Lua prelude: a fixed little-endian header {@code
- * <BdddHHI4} (format, due, created, expireAt, attempts, maxAttempts, visibilityMs), the backoff (length byte +
- * bytes), the last error (2-byte length + UTF-8), then the payload to the end. Scripts write the header; the client
- * sends the rest as the "tail".
+ * The binary job record stored in a pool hash, shared with the Lua prelude: a fixed little-endian
+ * header {@code <BdddHHI4} (format, due, created, expireAt, attempts, maxAttempts, visibilityMs),
+ * the backoff (length byte + bytes), the last error (2-byte length + UTF-8), then the payload to
+ * the end. Scripts write the header; the client sends the rest as the "tail".
  */
 public final class RecordCodec {
   static final int HEADER_BYTES = 1 + 8 + 8 + 8 + 2 + 2 + 4;
@@ -37,7 +37,8 @@ public final class RecordCodec {
   /** The record after its header, for a new job: backoff, an empty last error, the payload. */
   static byte[] tail(Backoff backoff, byte[] payload) {
     byte[] b = encodeBackoff(backoff);
-    ByteBuffer buf = ByteBuffer.allocate(1 + b.length + 2 + payload.length).order(ByteOrder.LITTLE_ENDIAN);
+    ByteBuffer buf =
+        ByteBuffer.allocate(1 + b.length + 2 + payload.length).order(ByteOrder.LITTLE_ENDIAN);
     buf.put((byte) b.length).put(b).putShort((short) 0).put(payload);
     return buf.array();
   }

@@ -14,10 +14,10 @@ import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import java.time.Duration;
 
 /**
- * Owns the Lettuce client and the shared connection. Lettuce's auto-reconnect is off on purpose: with it, commands
- * that were in flight when a connection dropped are sent again after reconnecting, which would run an enqueue
- * script twice. Here an in-flight command fails with an outcome-unknown error instead, and the next call opens a new
- * connection. Thread-safe.
+ * Owns the Lettuce client and the shared connection. Lettuce's auto-reconnect is off on purpose:
+ * with it, commands that were in flight when a connection dropped are sent again after
+ * reconnecting, which would run an enqueue script twice. Here an in-flight command fails with an
+ * outcome-unknown error instead, and the next call opens a new connection. Thread-safe.
  */
 public final class RedisConnector implements AutoCloseable {
   private final RedisClient client;
@@ -30,7 +30,8 @@ public final class RedisConnector implements AutoCloseable {
     try {
       this.uri = RedisURI.create(redisUri);
     } catch (IllegalArgumentException e) {
-      throw new InvalidArgumentException("redisUri", "'" + redisUri + "' is not a Redis URI: " + e.getMessage());
+      throw new InvalidArgumentException(
+          "redisUri", "'" + redisUri + "' is not a Redis URI: " + e.getMessage());
     }
     uri.setTimeout(commandTimeout);
     this.client = RedisClient.create();
@@ -71,8 +72,8 @@ public final class RedisConnector implements AutoCloseable {
   }
 
   /**
-   * A new connection the caller owns, e.g. for blocking commands, with its own command timeout (which must exceed
-   * any blocking timeout used on it).
+   * A new connection the caller owns, e.g. for blocking commands, with its own command timeout
+   * (which must exceed any blocking timeout used on it).
    */
   public StatefulRedisConnection<byte[], byte[]> openDedicated(Duration commandTimeout) {
     return open(commandTimeout);

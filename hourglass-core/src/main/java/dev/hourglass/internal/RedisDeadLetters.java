@@ -25,7 +25,9 @@ final class RedisDeadLetters implements DeadLetters {
   private record Cursor(int partition, long at, String id) {
     String encode() {
       String text = partition + ":" + at + ":" + id;
-      return Base64.getUrlEncoder().withoutPadding().encodeToString(text.getBytes(StandardCharsets.UTF_8));
+      return Base64.getUrlEncoder()
+          .withoutPadding()
+          .encodeToString(text.getBytes(StandardCharsets.UTF_8));
     }
 
     static Cursor decode(String cursor) {
@@ -44,7 +46,8 @@ final class RedisDeadLetters implements DeadLetters {
     if (limit < 1 || limit > 1000) {
       throw new InvalidArgumentException("limit", "must be between 1 and 1000, was " + limit);
     }
-    Cursor from = cursor == null || cursor.isEmpty() ? new Cursor(0, -1, "") : Cursor.decode(cursor);
+    Cursor from =
+        cursor == null || cursor.isEmpty() ? new Cursor(0, -1, "") : Cursor.decode(cursor);
     List<PartitionRef> parts = queue.layout().partitions();
     if (from.partition() < 0 || from.partition() >= parts.size()) {
       throw new InvalidArgumentException("cursor", "is not a cursor from a previous page");
@@ -63,7 +66,9 @@ final class RedisDeadLetters implements DeadLetters {
       for (int i = 0; i + 2 < reply.size(); i += 3) {
         String id = Reply.str(reply.get(i));
         long at = Reply.num(reply.get(i + 2));
-        jobs.add(queue.info(id, JobState.DEAD, RecordCodec.decode(Reply.bytes(reply.get(i + 1))), 0, at));
+        jobs.add(
+            queue.info(
+                id, JobState.DEAD, RecordCodec.decode(Reply.bytes(reply.get(i + 1))), 0, at));
         last = new Cursor(p, at, id);
       }
     }
@@ -77,7 +82,9 @@ final class RedisDeadLetters implements DeadLetters {
     Names.id(id);
     PartitionRef part = queue.layout().partitionOf(id);
     List<Object> reply =
-        queue.client().call(Script.DEAD_REQUEUE, part.keysWithAllPools(), part.argv().add(id).add(1));
+        queue
+            .client()
+            .call(Script.DEAD_REQUEUE, part.keysWithAllPools(), part.argv().add(id).add(1));
     if (Reply.status(reply) == RedisQueue.STATUS_NOT_FOUND) {
       throw new JobNotFoundException(queue.name(), id);
     }

@@ -122,11 +122,23 @@ final class RedisQueue implements Queue {
     return layout().settings();
   }
 
+  /** How long before a time slot starts the promoter loads it: one slot width. */
+  long lookaheadMs() {
+    return layout().settings().slotWidth().toMillis();
+  }
+
   // ---- enqueue ----
 
   /** A validated job ready to be sent: its script arguments. */
   private record Prepared(
-      String id, String mode, long time, long slotStart, int maxAttempts, long visMs, long ttlMs, byte[] tail) {}
+      String id,
+      String mode,
+      long time,
+      long slotStart,
+      int maxAttempts,
+      long visMs,
+      long ttlMs,
+      byte[] tail) {}
 
   private Prepared prepare(JobSpec spec, Layout l) {
     if (spec == null) {
@@ -167,7 +179,7 @@ final class RedisQueue implements Queue {
 
   private CompletableFuture<List<EnqueueResult>> send(PartitionRef part, List<Prepared> jobs) {
     Args keys = part.fixedKeys();
-    Args argv = part.argv().add(jobs.size()).add(part.channel());
+    Args argv = part.argv().add(jobs.size()).add(part.channel()).add(lookaheadMs());
     for (Prepared j : jobs) {
       keys.add(part.keys.pool(j.id(), part.pools)).add(part.keys.slot(j.slotStart()));
       argv.add(j.id())
@@ -188,7 +200,8 @@ final class RedisQueue implements Queue {
                 int status = (int) Reply.num(reply.get(3 * i));
                 JobState state = JobState.fromLabel(Reply.str(reply.get(3 * i + 1)));
                 Instant due = Instant.ofEpochMilli(Reply.num(reply.get(3 * i + 2)));
-                results.add(new EnqueueResult(jobs.get(i).id(), name, state, due, status == STATUS_OK));
+                results.add(
+                    new EnqueueResult(jobs.get(i).id(), name, state, due, status == STATUS_OK));
               }
               return results;
             });
@@ -237,19 +250,22 @@ final class RedisQueue implements Queue {
       try {
         prepared.add(prepare(specs.get(i), l));
       } catch (InvalidArgumentException e) {
-        throw new InvalidArgumentException("specs[" + i + "]." + e.field(), e.getMessage());
+        throw e.under("specs[" + i + "]");
       }
     }
     Map<Integer, List<Integer>> byPartition = new HashMap<>();
     for (int i = 0; i < prepared.size(); i++) {
-      byPartition.computeIfAbsent(l.partitionOf(prepared.get(i).id()).index, k -> new ArrayList<>()).add(i);
+      byPartition
+          .computeIfAbsent(l.partitionOf(prepared.get(i).id()).index, k -> new ArrayList<>())
+          .add(i);
     }
     EnqueueResult[] results = new EnqueueResult[prepared.size()];
     List<CompletableFuture<Void>> pending = new ArrayList<>();
     byPartition.forEach(
         (p, indexes) -> {
           for (int from = 0; from < indexes.size(); from += BATCH_CHUNK) {
-            List<Integer> chunk = indexes.subList(from, Math.min(indexes.size(), from + BATCH_CHUNK));
+            List<Integer> chunk =
+                indexes.subList(from, Math.min(indexes.size(), from + BATCH_CHUNK));
             List<Prepared> jobs = chunk.stream().map(prepared::get).toList();
             pending.add(
                 send(l.partitions().get(p), jobs)
@@ -340,7 +356,8 @@ final class RedisQueue implements Queue {
     long slotMs = l.settings().slotWidth().toMillis();
     long slotStart = Math.floorDiv(estimatedDue, slotMs) * slotMs;
     Args keys = part.keysFor(id).add(part.keys.slot(slotStart));
-    Args argv = part.argv().add(id).add(mode).add(time).add(slotStart).add(part.channel());
+    Args argv =
+        part.argv().add(id).add(mode).add(time).add(slotStart).add(part.channel()).add(slotMs);
     List<Object> reply = client.call(Script.RESCHEDULE, keys, argv);
     switch (Reply.status(reply)) {
       case STATUS_OK:
@@ -354,6 +371,11 @@ final class RedisQueue implements Queue {
       default:
         throw unexpected(reply);
     }
+  }
+
+  @Override
+  public long promote() {
+    return client.promoters.promoteNow(this);
   }
 
   @Override
@@ -422,7 +444,10 @@ final class RedisQueue implements Queue {
     long visMs = visibility == null ? 0 : visibility.toMillis();
     Args argv = part.argv().add(max).add(visMs).add(client.random.token());
     List<Object> reply = client.call(Script.CLAIM, part.keysWithAllPools(), argv);
-    client.serverClock.observe(Reply.num(reply.get(0)));
+    long now = Reply.num(reply.get(0));
+    if (now > 0) {
+      client.serverClock.observe(now);
+    }
     List<Delivery> out = new ArrayList<>((reply.size() - 1) / 5);
     for (int i = 1; i + 4 < reply.size(); i += 5) {
       RecordCodec.Decoded r = RecordCodec.decode(Reply.bytes(reply.get(i + 1)));
@@ -497,10 +522,12 @@ final class RedisQueue implements Queue {
             .add(delayMs)
             .add(kill ? "1" : "0")
             .add(slotStart)
-            .add(part.channel());
+            .add(part.channel())
+            .add(slotMs);
     List<Object> reply = client.call(Script.NACK, keys, argv);
     checkLease(reply, id);
-    return new NackResult("dead".equals(Reply.str(reply.get(1))), Instant.ofEpochMilli(Reply.num(reply.get(2))));
+    return new NackResult(
+        "dead".equals(Reply.str(reply.get(1))), Instant.ofEpochMilli(Reply.num(reply.get(2))));
   }
 
   @Override

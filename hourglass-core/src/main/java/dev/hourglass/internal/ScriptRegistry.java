@@ -17,8 +17,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
 /**
- * Loads every Lua script once and runs them by EVALSHA. When Redis answers NOSCRIPT (a restart, a failover, a
- * SCRIPT FLUSH) the script is sent once with EVAL, which also caches it again on the server.
+ * Loads every Lua script once and runs them by EVALSHA. When Redis answers NOSCRIPT (a restart, a
+ * failover, a SCRIPT FLUSH) the script is sent once with EVAL, which also caches it again on the
+ * server.
  */
 public final class ScriptRegistry {
   private static final String RESOURCE_DIR = "/dev/hourglass/lua/";
@@ -38,13 +39,14 @@ public final class ScriptRegistry {
   }
 
   /**
-   * Runs a script. The future completes with the script's reply (a list, as MULTI output) or fails with the
-   * Lettuce exception; callers translate failures through {@link Failures}.
+   * Runs a script. The future completes with the script's reply (a list, as MULTI output) or fails
+   * with the Lettuce exception; callers translate failures through {@link Failures}.
    */
   public CompletableFuture<List<Object>> run(
       RedisAsyncCommands<byte[], byte[]> redis, Script script, byte[][] keys, byte[][] args) {
     CompletableFuture<List<Object>> first =
-        redis.<List<Object>>evalsha(digests.get(script), ScriptOutputType.MULTI, keys, args)
+        redis
+            .<List<Object>>evalsha(digests.get(script), ScriptOutputType.MULTI, keys, args)
             .toCompletableFuture();
     return first.exceptionallyCompose(
         failure -> {

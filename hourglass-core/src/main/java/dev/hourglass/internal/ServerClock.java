@@ -3,9 +3,10 @@ package dev.hourglass.internal;
 import java.time.Clock;
 
 /**
- * An estimate of the Redis server's clock, from the offset seen in script replies. Used only to pick a candidate
- * time slot for an enqueue: scripts check the candidate against the true server time and fall back to the exact
- * near set when it does not fit, so a poor estimate costs memory, never correctness.
+ * An estimate of the Redis server's clock, from the offset seen in script replies. Used only to
+ * pick a candidate time slot for an enqueue: scripts check the candidate against the true server
+ * time and fall back to the exact near set when it does not fit, so a poor estimate costs memory,
+ * never correctness.
  */
 public final class ServerClock {
   private final Clock clock;

@@ -34,10 +34,12 @@ public final class SettingsCodec {
     if (f.containsKey("slotMs")) b.slotWidth(Duration.ofMillis(Long.parseLong(f.get("slotMs"))));
     if (f.containsKey("maxAttempts")) b.maxAttempts(Integer.parseInt(f.get("maxAttempts")));
     if (f.containsKey("backoff")) b.backoff(parseBackoff(f.get("backoff")));
-    if (f.containsKey("visibilityMs")) b.visibility(Duration.ofMillis(Long.parseLong(f.get("visibilityMs"))));
+    if (f.containsKey("visibilityMs"))
+      b.visibility(Duration.ofMillis(Long.parseLong(f.get("visibilityMs"))));
     long ttl = Long.parseLong(f.getOrDefault("ttlMs", "0"));
     b.ttl(ttl > 0 ? Duration.ofMillis(ttl) : null);
-    if (f.containsKey("deadMaxAgeMs")) b.deadMaxAge(Duration.ofMillis(Long.parseLong(f.get("deadMaxAgeMs"))));
+    if (f.containsKey("deadMaxAgeMs"))
+      b.deadMaxAge(Duration.ofMillis(Long.parseLong(f.get("deadMaxAgeMs"))));
     if (f.containsKey("deadMaxCount")) b.deadMaxCount(Integer.parseInt(f.get("deadMaxCount")));
     return b.build();
   }

@@ -3,9 +3,9 @@ package dev.hourglass.internal;
 import dev.hourglass.Delivery;
 import dev.hourglass.HourglassException;
 import dev.hourglass.JobHandler;
+import dev.hourglass.JobNotFoundException;
 import dev.hourglass.KillJobException;
 import dev.hourglass.StaleReceiptException;
-import dev.hourglass.JobNotFoundException;
 import dev.hourglass.Worker;
 import dev.hourglass.WorkerOptions;
 import java.io.PrintWriter;
@@ -25,8 +25,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A {@link Worker}: one {@link ClaimLoop} per partition feeding a fixed pool of handler threads. A semaphore with one
- * permit per handler thread bounds what is claimed, so the worker never holds a lease it has no thread for.
+ * A {@link Worker}: one {@link ClaimLoop} per partition feeding a fixed pool of handler threads. A
+ * semaphore with one permit per handler thread bounds what is claimed, so the worker never holds a
+ * lease it has no thread for.
  */
 final class WorkerImpl implements Worker {
   private static final Logger log = LoggerFactory.getLogger(WorkerImpl.class);
@@ -51,7 +52,8 @@ final class WorkerImpl implements Worker {
     this.options = options;
     this.freeSlots = new Semaphore(options.concurrency());
     this.handlers =
-        Executors.newFixedThreadPool(options.concurrency(), named("hourglass-worker-" + queue.name()));
+        Executors.newFixedThreadPool(
+            options.concurrency(), named("hourglass-worker-" + queue.name()));
     this.extender =
         Executors.newSingleThreadScheduledExecutor(named("hourglass-lease-" + queue.name()));
   }
@@ -139,10 +141,15 @@ final class WorkerImpl implements Worker {
           try {
             queue.extend(job.id(), job.receipt(), job.visibility());
           } catch (StaleReceiptException | JobNotFoundException e) {
-            log.warn("lease of job {} in {} was lost while its handler ran", job.id(), queue.name());
+            log.warn(
+                "lease of job {} in {} was lost while its handler ran", job.id(), queue.name());
             throw e; // stops further extensions of this delivery
           } catch (HourglassException e) {
-            log.warn("could not extend the lease of job {} in {}: {}", job.id(), queue.name(), e.getMessage());
+            log.warn(
+                "could not extend the lease of job {} in {}: {}",
+                job.id(),
+                queue.name(),
+                e.getMessage());
           }
         },
         period,
@@ -171,7 +178,10 @@ final class WorkerImpl implements Worker {
       } catch (HourglassException e) {
         if (attempt >= SETTLE_RETRY_MS.length) {
           log.error(
-              "could not settle job {} in {}; it will come back when its lease ends", job.id(), queue.name(), e);
+              "could not settle job {} in {}; it will come back when its lease ends",
+              job.id(),
+              queue.name(),
+              e);
           return;
         }
         try {

@@ -1,8 +1,8 @@
 -- ack: finish a delivery; the job is gone.
--- KEYS[1..11] the partition keys; KEYS[12] the job's pool HASH.
+-- KEYS[1..10] the partition keys; KEYS[11] the job's pool HASH.
 -- ARGV[1] pools S; ARGV[2] id; ARGV[3] receipt.
 -- Reply: { status } 0 ok, 1 not found, 2 stale receipt (the job lives but this delivery no longer holds it).
-check_pools(false)
+load_meta(false)
 local id, receipt = ARGV[2], ARGV[3]
 local pool_key = KEYS[FIRST_EXTRA_KEY]
 local current = redis.call('HGET', K_LEASES, id)

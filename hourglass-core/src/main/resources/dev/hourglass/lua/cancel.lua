@@ -1,8 +1,8 @@
 -- cancel: remove a job that is delayed, ready or dead. A leased job belongs to its consumer and is refused.
--- KEYS[1..11] the partition keys; KEYS[12] the job's pool HASH.
+-- KEYS[1..10] the partition keys; KEYS[11] the job's pool HASH.
 -- ARGV[1] pools S; ARGV[2] id.
 -- Reply: { status } 0 cancelled, 1 not found, 3 inflight.
-check_pools(false)
+load_meta(false)
 local id = ARGV[2]
 local pool_key = KEYS[FIRST_EXTRA_KEY]
 if redis.call('HEXISTS', pool_key, id) == 0 then return { NOT_FOUND } end

@@ -1,16 +1,18 @@
 -- claim: lease up to max ready jobs, oldest due first.
--- KEYS[1..11] the partition keys; KEYS[12..11+S] every pool HASH of the partition, in index order.
+-- KEYS[1..10] the partition keys; KEYS[11..10+S] every pool HASH of the partition, in index order.
 -- ARGV[1] pools S; ARGV[2] max jobs; ARGV[3] visibility ms for this claim (0 = each job's own);
 --   ARGV[4] receipt prefix (random, from the client; the receipt is prefix .. '.' .. attempt).
 -- Reply: flat array: now ms, then per leased job: id, record, attempt (1-based), receipt, lease deadline ms.
+--   When nothing is ready the reply is { 0 }: an idle claim costs one ZPOPMIN.
 -- A job whose ttl has passed is dropped instead of leased. When ready jobs remain, one wake token is pushed so
 -- another blocked consumer picks them up.
-check_pools(false)
-local max = tonumber(ARGV[2])
+local popped = redis.call('ZPOPMIN', K_READY, tonumber(ARGV[2]))
+if #popped == 0 then return { 0 } end
+load_meta(false)
 local vis_override = tonumber(ARGV[3])
 local prefix = ARGV[4]
 local now = now_ms()
-local popped = redis.call('ZPOPMIN', K_READY, max)
+local earliest_deadline = nil
 local reply = { now }
 local leased, expired = 0, 0
 for i = 1, #popped, 2 do
@@ -26,6 +28,7 @@ for i = 1, #popped, 2 do
       local vis = j.vis
       if vis_override > 0 then vis = vis_override end
       local deadline = now + vis
+      if earliest_deadline == nil or deadline < earliest_deadline then earliest_deadline = deadline end
       local attempt = j.attempts + 1
       local receipt = prefix .. '.' .. attempt
       redis.call('ZADD', K_INFLIGHT, deadline, id)
@@ -40,5 +43,6 @@ for i = 1, #popped, 2 do
   end
 end
 if expired > 0 then redis.call('HINCRBY', K_STATS, 'expired', expired) end
-if #popped > 0 and redis.call('ZCARD', K_READY) > 0 then wake(1) end
+if earliest_deadline then lower_due(earliest_deadline) end
+if redis.call('ZCARD', K_READY) > 0 then wake(1) end
 return reply

@@ -1,8 +1,8 @@
 -- dead_list: one page of dead jobs, oldest death first, after a cursor (time of death, id).
--- KEYS[1..11] the partition keys; KEYS[12..11+S] every pool HASH in index order.
+-- KEYS[1..10] the partition keys; KEYS[11..10+S] every pool HASH in index order.
 -- ARGV[1] pools S; ARGV[2] cursor time ms (-1 = from the start); ARGV[3] cursor id; ARGV[4] limit.
 -- Reply: flat array: per job id, record, time of death; at most limit jobs. Ties in time are ordered by id.
-check_pools(false)
+load_meta(false)
 local after, after_id, limit = tonumber(ARGV[2]), ARGV[3], tonumber(ARGV[4])
 local min = '-inf'
 if after >= 0 then min = after end

@@ -1,8 +1,8 @@
 -- dead_requeue: move dead jobs back to ready with their attempts reset (last error kept).
--- KEYS[1..11] the partition keys; KEYS[12..11+S] every pool HASH in index order.
+-- KEYS[1..10] the partition keys; KEYS[11..10+S] every pool HASH in index order.
 -- ARGV[1] pools S; ARGV[2] id, or '' for the oldest dead jobs; ARGV[3] limit (with '').
 -- Reply: { status, count requeued } (status 1 when the given id is not dead).
-check_pools(false)
+load_meta(false)
 local id, limit = ARGV[2], tonumber(ARGV[3])
 local ids
 if id ~= '' then

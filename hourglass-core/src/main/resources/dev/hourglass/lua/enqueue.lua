@@ -1,23 +1,23 @@
 -- enqueue: create one or more jobs in one partition.
--- KEYS[1..11] the partition keys (see prelude); then per job j (0-based): KEYS[12+2j] its pool HASH,
---   KEYS[13+2j] a candidate slot LIST (the slot the client expects the due time to fall in).
--- ARGV[1] pools S; ARGV[2] job count n; ARGV[3] promoter wake-up channel;
---   then per job, 8 values from ARGV[4+8j]: id, mode ('d' delay from server now | 'a' absolute epoch ms),
+-- KEYS[1..10] the partition keys (see prelude); then per job j (0-based): KEYS[11+2j] its pool HASH,
+--   KEYS[12+2j] a candidate slot LIST (the slot the client expects the due time to fall in).
+-- ARGV[1] pools S; ARGV[2] job count n; ARGV[3] promoter wake-up channel; ARGV[4] slot lookahead ms;
+--   then per job, 8 values from ARGV[5+8j]: id, mode ('d' delay from server now | 'a' absolute epoch ms),
 --   time value ms, candidate slot start ms, maxAttempts, visibilityMs, ttlMs (0 = none),
 --   tail (backoff length byte + backoff, lastError length (0) + payload: the record after its fixed header).
 -- Reply: flat array, per job: status (0 created, 4 duplicate id), state ('ready'|'delayed'|existing state),
 --   due ms (of the new job, or of the existing one on duplicate).
-check_pools(true)
+load_meta(true)
 local n = tonumber(ARGV[2])
 local channel = ARGV[3]
+local lookahead = tonumber(ARGV[4])
 local now = now_ms()
-local wm = watermark(now)
 local reply = {}
 local created, ready_count, earliest_head = 0, 0, nil
 for j = 0, n - 1 do
-  local a = 4 + 8 * j
+  local a = 5 + 8 * j
   local id = ARGV[a]
-  local pool_key = KEYS[12 + 2 * j]
+  local pool_key = KEYS[11 + 2 * j]
   local existing = redis.call('HGET', pool_key, id)
   if existing then
     local e = decode(existing)
@@ -33,8 +33,11 @@ for j = 0, n - 1 do
     local rec = struct.pack(HEADER, 1, due, now, expire, 0, tonumber(ARGV[a + 4]), tonumber(ARGV[a + 5]))
       .. ARGV[a + 7]
     redis.call('HSET', pool_key, id, rec)
-    if expire > 0 then redis.call('ZADD', K_TTL, expire, id) end
-    local state, new_head = place(id, due, now, wm, KEYS[13 + 2 * j], tonumber(ARGV[a + 3]))
+    if expire > 0 then
+      redis.call('ZADD', K_TTL, expire, id)
+      lower_due(expire)
+    end
+    local state, new_head = place(id, due, now, KEYS[12 + 2 * j], tonumber(ARGV[a + 3]), lookahead)
     if state == 'ready' then ready_count = ready_count + 1 end
     if new_head and (earliest_head == nil or due < earliest_head) then earliest_head = due end
     created = created + 1

@@ -1,8 +1,8 @@
 -- extend: push the lease deadline of a delivery to now + visibility.
--- KEYS[1..11] the partition keys; KEYS[12] the job's pool HASH.
+-- KEYS[1..10] the partition keys; KEYS[11] the job's pool HASH.
 -- ARGV[1] pools S; ARGV[2] id; ARGV[3] receipt; ARGV[4] visibility ms.
 -- Reply: { status, new deadline ms }
-check_pools(false)
+load_meta(false)
 local id, receipt = ARGV[2], ARGV[3]
 local current = redis.call('HGET', K_LEASES, id)
 if current ~= receipt then

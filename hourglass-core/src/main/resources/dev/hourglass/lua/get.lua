@@ -1,9 +1,9 @@
 -- get: read one job and its state atomically.
--- KEYS[1..11] the partition keys; KEYS[12] the job's pool HASH.
+-- KEYS[1..10] the partition keys; KEYS[11] the job's pool HASH.
 -- ARGV[1] pools S; ARGV[2] id.
 -- Reply: { status, record, state, lease deadline or time of death (0 otherwise) }. A job past its ttl that the
 -- promoter has not swept yet is reported as not found.
-check_pools(false)
+load_meta(false)
 local id = ARGV[2]
 local rec = redis.call('HGET', KEYS[FIRST_EXTRA_KEY], id)
 if not rec then return { NOT_FOUND } end

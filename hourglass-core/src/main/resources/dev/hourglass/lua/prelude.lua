@@ -1,8 +1,11 @@
 -- Prelude shared by every Hourglass script (layout version 1). The script registry prepends this file to each
 -- operation script before loading it, so every script sees the same key order and helpers.
 --
--- Every partition script receives the same eleven leading KEYS, all carrying the partition's hash tag {queue.p}:
---   KEYS[1]  meta      HASH   pools (sub-pool count S), wm (watermark ms: due < wm lives in near, due >= wm in a slot)
+-- Every partition script receives the same ten leading KEYS, all carrying the partition's hash tag {queue.p}:
+--   KEYS[1]  meta      HASH   pools (sub-pool count S); wm (watermark ms: due < wm lives in near, due >= wm in a
+--                             slot); due (no promoter work is needed before this time: every writer that adds earlier
+--                             work lowers it, so an idle promoter pass is one HMGET); lo, lu (promoter lock owner and
+--                             the time its lock lapses)
 --   KEYS[2]  near      ZSET   id -> due ms, jobs due before the watermark
 --   KEYS[3]  slots     ZSET   slotStart -> slotStart, index of non-empty slot lists
 --   KEYS[4]  ready     ZSET   id -> due ms, due jobs waiting for a consumer (claimed oldest due first)
@@ -12,8 +15,7 @@
 --   KEYS[8]  ttl       ZSET   id -> expiry ms, only jobs that have a ttl
 --   KEYS[9]  stats     HASH   jobs (live records), enqueued, acked, retried, dead, expired, cancelled
 --   KEYS[10] wake      LIST   wake-up tokens consumers block on (hints only)
---   KEYS[11] lock      STRING promoter leadership (owner id, with expiry)
--- Script-specific KEYS follow from KEYS[12].
+-- Script-specific KEYS follow from KEYS[11].
 -- ARGV[1] is always the sub-pool count S the caller assumes; a mismatch with meta.pools is refused.
 --
 -- A job record (the pool HASH value) is: struct '<BdddHHI4' = format(1), due, created, expireAt (0 none),
@@ -24,9 +26,9 @@
 --   0 ok, 1 not found, 2 stale receipt, 3 inflight, 4 duplicate id, 5 dead (wrong state)
 redis.replicate_commands()
 
-local K_META, K_NEAR, K_SLOTS, K_READY, K_INFLIGHT, K_LEASES, K_DEAD, K_TTL, K_STATS, K_WAKE, K_LOCK =
-  KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9], KEYS[10], KEYS[11]
-local FIRST_EXTRA_KEY = 12
+local K_META, K_NEAR, K_SLOTS, K_READY, K_INFLIGHT, K_LEASES, K_DEAD, K_TTL, K_STATS, K_WAKE =
+  KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9], KEYS[10]
+local FIRST_EXTRA_KEY = 11
 local OK, NOT_FOUND, STALE, INFLIGHT, DUPLICATE, DEAD = 0, 1, 2, 3, 4, 5
 local HEADER = '<BdddHHI4'
 local MAX_WAKE_TOKENS = 16
@@ -37,14 +39,23 @@ local function now_ms()
 end
 
 local POOLS = tonumber(ARGV[1])
-local function check_pools(create)
-  local stored = redis.call('HGET', K_META, 'pools')
-  if not stored then
+local M_WM, M_DUE, M_LOCK_OWNER, M_LOCK_UNTIL
+-- Reads the partition's meta hash once per script and checks the caller's pool count against it.
+local function load_meta(create)
+  local m = redis.call('HMGET', K_META, 'pools', 'wm', 'due', 'lo', 'lu')
+  if not m[1] then
     if create then redis.call('HSET', K_META, 'pools', POOLS) end
-    return
+  elseif tonumber(m[1]) ~= POOLS then
+    error({err = 'HG_LAYOUT partition has ' .. m[1] .. ' pools, caller assumed ' .. POOLS})
   end
-  if tonumber(stored) ~= POOLS then
-    error({err = 'HG_LAYOUT partition has ' .. stored .. ' pools, caller assumed ' .. POOLS})
+  M_WM, M_DUE, M_LOCK_OWNER, M_LOCK_UNTIL = tonumber(m[2]), tonumber(m[3]), m[4], tonumber(m[5])
+end
+
+-- Promoter work is due at time t (a near job, a lease deadline, a ttl, a slot to load): lower meta.due to it.
+local function lower_due(t)
+  if M_DUE == nil or t < M_DUE then
+    redis.call('HSET', K_META, 'due', t)
+    M_DUE = t
   end
 end
 
@@ -89,29 +100,33 @@ local function near_head()
   return nil
 end
 
+local function watermark(now)
+  if M_WM then return M_WM end
+  redis.call('HSET', K_META, 'wm', now)
+  M_WM = now
+  return now
+end
+
 -- Puts a job with the given due time where it belongs: ready when due, near before the watermark, else the
--- caller-declared slot list when that slot is valid (watermark <= slotStart <= due), else near.
--- Returns 'ready' or 'delayed', and whether it made a new, earlier head of near (promoters must wake).
-local function place(id, due, now, wm, slot_key, slot_start)
+-- caller-declared slot list when that slot is valid (watermark <= slotStart <= due), else near. A slot is loaded
+-- lookahead ms before it starts. Returns 'ready' or 'delayed', and whether it made a new, earlier head of near
+-- (promoters must wake).
+local function place(id, due, now, slot_key, slot_start, lookahead)
   if due <= now then
     redis.call('ZADD', K_READY, due, id)
     return 'ready', false
   end
+  local wm = watermark(now)
   if due >= wm and slot_key and slot_start >= wm and slot_start <= due then
     redis.call('RPUSH', slot_key, struct.pack('<d', due) .. id)
     redis.call('ZADD', K_SLOTS, slot_start, slot_start)
+    lower_due(slot_start - lookahead)
     return 'delayed', false
   end
   local head = near_head()
   redis.call('ZADD', K_NEAR, due, id)
+  lower_due(due)
   return 'delayed', (head == nil or due < head)
-end
-
-local function watermark(now)
-  local wm = redis.call('HGET', K_META, 'wm')
-  if wm then return tonumber(wm) end
-  redis.call('HSET', K_META, 'wm', now)
-  return now
 end
 
 -- Removes every trace of a job (slot entries excepted: they are skipped when their slot loads).

@@ -1,24 +1,28 @@
--- promote: one promoter pass over a partition. Safe to run from many processes: a leadership lock lets one
--- promote and answers the others at once with the time to try again.
--- KEYS[1..11] the partition keys; KEYS[12..11+S] every pool HASH in index order; then KEYS[12+S..] slot LISTs the
+-- promote: one promoter pass over a partition. Safe to run from many processes: a leadership lock (meta lo/lu)
+-- lets one promote and answers the others at once with the time to try again. When meta.due says nothing is due
+-- yet, the pass ends after one HMGET and TIME: that is what an idle safety sweep costs.
+-- KEYS[1..10] the partition keys; KEYS[11..10+S] every pool HASH in index order; then KEYS[11+S..] slot LISTs the
 --   client declares for loading, in the order of their starts in ARGV.
 -- ARGV[1] pools S; ARGV[2] owner id; ARGV[3] lock ms; ARGV[4] lookahead ms (slots starting before now + lookahead
 --   are loaded into near); ARGV[5] budget (max jobs moved per step); ARGV[6] dead retention age ms (0 = keep);
 --   ARGV[7] dead retention count (0 = no limit); ARGV[8] number m of declared slot keys; ARGV[9..8+m] their starts.
 -- Reply: { leader (1|0), moved to ready, more (1: a budget was hit or an undeclared slot is due: call again now),
---   next wake ms (server clock; -1 none known), now ms, then up to 4 upcoming slot starts }
-check_pools(false)
+--   next wake ms (server clock; -1 none known), now ms, full pass (1|0), then up to 4 upcoming slot starts }
+load_meta(false)
 local owner, lock_ms, lookahead, budget = ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
 local dead_age, dead_count, m = tonumber(ARGV[6]), tonumber(ARGV[7]), tonumber(ARGV[8])
+local NOTHING_DUE = 9000000000000000
 local now = now_ms()
 
-local holder = redis.call('GET', K_LOCK)
-if holder and holder ~= owner then
-  local pttl = redis.call('PTTL', K_LOCK)
-  if pttl < 0 then pttl = lock_ms end
-  return { 0, 0, 0, now + pttl, now }
+if M_LOCK_OWNER and M_LOCK_OWNER ~= owner and M_LOCK_UNTIL and M_LOCK_UNTIL > now then
+  return { 0, 0, 0, M_LOCK_UNTIL, now, 0 }
 end
-redis.call('SET', K_LOCK, owner, 'PX', lock_ms)
+if M_LOCK_OWNER ~= owner or M_LOCK_UNTIL == nil or M_LOCK_UNTIL - now < lock_ms / 2 then
+  redis.call('HSET', K_META, 'lo', owner, 'lu', now + lock_ms)
+end
+if M_DUE and M_DUE > now then
+  return { 1, 0, 0, M_DUE, now, 0 }
+end
 
 local pool_base = FIRST_EXTRA_KEY
 local function pool_of(id) return KEYS[pool_base + pool_index(id)] end
@@ -141,8 +145,19 @@ end
 consider(head_score(K_NEAR))
 consider(head_score(K_INFLIGHT))
 consider(head_score(K_TTL))
+if dead_age > 0 then
+  local oldest_dead = head_score(K_DEAD)
+  if oldest_dead then consider(oldest_dead + dead_age) end
+end
 local upcoming = redis.call('ZRANGE', K_SLOTS, 0, 3)
 if upcoming[1] then consider(tonumber(upcoming[1]) - lookahead) end
-local reply = { 1, moved + requeued, more, next_wake, now }
+if more == 1 then
+  redis.call('HSET', K_META, 'due', now)
+elseif next_wake >= 0 then
+  redis.call('HSET', K_META, 'due', next_wake)
+else
+  redis.call('HSET', K_META, 'due', NOTHING_DUE)
+end
+local reply = { 1, moved + requeued, more, next_wake, now, 1 }
 for _, s in ipairs(upcoming) do reply[#reply + 1] = tonumber(s) end
 return reply

@@ -1,9 +1,9 @@
 -- reschedule: give a delayed or ready job a new due time.
--- KEYS[1..11] the partition keys; KEYS[12] the job's pool HASH; KEYS[13] a candidate slot LIST.
+-- KEYS[1..10] the partition keys; KEYS[11] the job's pool HASH; KEYS[12] a candidate slot LIST.
 -- ARGV[1] pools S; ARGV[2] id; ARGV[3] mode ('d' delay | 'a' absolute); ARGV[4] time value ms;
---   ARGV[5] candidate slot start ms; ARGV[6] promoter wake-up channel.
+--   ARGV[5] candidate slot start ms; ARGV[6] promoter wake-up channel; ARGV[7] slot lookahead ms.
 -- Reply: { status, state, due ms } with status 0 ok, 1 not found, 3 inflight, 5 dead.
-check_pools(false)
+load_meta(false)
 local id = ARGV[2]
 local pool_key = KEYS[FIRST_EXTRA_KEY]
 local rec = redis.call('HGET', pool_key, id)
@@ -17,7 +17,7 @@ if ARGV[3] == 'd' then j.due = now + j.due end
 redis.call('HSET', pool_key, id, encode(j, rec))
 redis.call('ZREM', K_NEAR, id)
 redis.call('ZREM', K_READY, id)
-local state, new_head = place(id, j.due, now, watermark(now), KEYS[FIRST_EXTRA_KEY + 1], tonumber(ARGV[5]))
+local state, new_head = place(id, j.due, now, KEYS[FIRST_EXTRA_KEY + 1], tonumber(ARGV[5]), tonumber(ARGV[7]))
 if state == 'ready' then wake(1) end
 if new_head then publish_head(ARGV[6], j.due) end
 return { OK, state, j.due }

@@ -1,7 +1,7 @@
 -- stats: counts per state and counters of one partition, read atomically.
--- KEYS[1..11] the partition keys.
+-- KEYS[1..10] the partition keys.
 -- ARGV[1] pools S.
 -- Reply: { ready, inflight, dead, stats HASH as a flat field/value array (jobs, enqueued, acked, ...) }
-check_pools(false)
+load_meta(false)
 return { redis.call('ZCARD', K_READY), redis.call('ZCARD', K_INFLIGHT), redis.call('ZCARD', K_DEAD),
   redis.call('HGETALL', K_STATS) }

@@ -1,0 +1,569 @@
+package dev.hourglass;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** Each operation in each job state, including the conflicts. Promotion is driven by hand. */
+class QueueOperationsTest extends HourglassTestBase {
+  private static final Duration FAR = Duration.ofHours(1);
+  Queue q;
+
+  @BeforeEach
+  void setUp() {
+    q = manual().queue("ops");
+  }
+
+  Delivery claimOne() {
+    List<Delivery> got = q.claim(1, null);
+    assertThat(got).hasSize(1);
+    return got.get(0);
+  }
+
+  void makeDead(String id) {
+    q.enqueue(spec(id).maxAttempts(1).build());
+    Delivery d = claimOne();
+    assertThat(q.nack(d.id(), d.receipt(), Nack.retry("boom")).dead()).isTrue();
+  }
+
+  // ---- enqueue ----
+
+  @Test
+  void enqueueDueNowIsReadyAndDelayedIsDelayed() {
+    EnqueueResult now = q.enqueue(job("now"));
+    EnqueueResult later = q.enqueue(spec("later").delay(FAR).build());
+    assertThat(now.state()).isEqualTo(JobState.READY);
+    assertThat(now.created()).isTrue();
+    assertThat(later.state()).isEqualTo(JobState.DELAYED);
+    assertThat(Duration.between(now.runAt(), later.runAt()))
+        .isBetween(FAR.minusSeconds(5), FAR.plusSeconds(5));
+    assertThat(q.get("now").orElseThrow().state()).isEqualTo(JobState.READY);
+    assertThat(q.get("later").orElseThrow().state()).isEqualTo(JobState.DELAYED);
+  }
+
+  @Test
+  void pastRunAtRunsNow() {
+    EnqueueResult r = q.enqueue(spec("past").runAt(Instant.parse("2001-01-01T00:00:00Z")).build());
+    assertThat(r.state()).isEqualTo(JobState.READY);
+    assertThat(claimOne().id()).isEqualTo("past");
+  }
+
+  @Test
+  void duplicateLiveIdIsRefusedInEveryStateAndChangesNothing() {
+    makeDead("x");
+    q.enqueue(spec("d").delay(FAR).build());
+    q.enqueue(spec("r").runAt(Instant.ofEpochMilli(1)).build());
+    q.enqueue(spec("i").runAt(Instant.ofEpochMilli(2)).build());
+    // claim "r" first (oldest due), then "i" stays ready; lease "i" as well
+    List<Delivery> leased = q.claim(2, null);
+    assertThat(leased).extracting(Delivery::id).containsExactly("r", "i");
+    q.enqueue(job("r2"));
+    for (String id : List.of("d", "r", "i", "x", "r2")) {
+      JobInfo before = q.get(id).orElseThrow();
+      assertThatThrownBy(() -> q.enqueue(spec(id).payload("other").build()))
+          .isInstanceOf(DuplicateJobException.class)
+          .hasMessageContaining(id);
+      EnqueueResult reported = q.enqueueIfAbsent(spec(id).payload("other").build());
+      assertThat(reported.duplicate()).isTrue();
+      assertThat(reported.state()).isEqualTo(before.state());
+      JobInfo after = q.get(id).orElseThrow();
+      assertThat(after.payloadAsString()).isEqualTo("payload-" + id);
+      assertThat(after.state()).isEqualTo(before.state());
+    }
+    assertThat(q.stats().enqueued()).isEqualTo(5);
+  }
+
+  @Test
+  void idIsReusableAfterAck() {
+    q.enqueue(job("a"));
+    Delivery d = claimOne();
+    q.ack("a", d.receipt());
+    assertThat(q.enqueue(job("a")).created()).isTrue();
+  }
+
+  @Test
+  void generatedIdsAreUniqueAndUrlSafe() {
+    List<String> ids = new ArrayList<>();
+    for (int i = 0; i < 500; i++) {
+      ids.add(q.enqueue(JobSpec.of(new byte[] {1})).id());
+    }
+    assertThat(ids).doesNotHaveDuplicates().allMatch(id -> id.matches("[A-Za-z0-9_-]{22}"));
+  }
+
+  @Test
+  void batchEnqueueReportsDuplicatesInOrder() {
+    q.enqueue(job("b1"));
+    List<JobSpec> specs = new ArrayList<>();
+    for (int i = 0; i < 1200; i++) {
+      specs.add(spec("b" + i).delay(i % 2 == 0 ? Duration.ZERO : FAR).build());
+    }
+    specs.add(job("b5"));
+    List<EnqueueResult> results = q.enqueueAll(specs);
+    assertThat(results).hasSize(1201);
+    for (int i = 0; i < 1200; i++) {
+      assertThat(results.get(i).id()).isEqualTo("b" + i);
+      assertThat(results.get(i).created()).isEqualTo(i != 1);
+    }
+    assertThat(results.get(1200).duplicate()).isTrue();
+    QueueStats s = q.stats();
+    assertThat(s.ready()).isEqualTo(601); // 600 even ids plus b1, enqueued before the batch
+    assertThat(s.delayed()).isEqualTo(599); // odd ids but b1
+  }
+
+  @Test
+  void batchWithOneInvalidSpecWritesNothing() {
+    List<JobSpec> specs = List.of(job("ok1"), job("ok2"));
+    Hourglass small = client(b -> b.backgroundPromoter(false).maxPayloadBytes(8));
+    assertThatThrownBy(() -> small.queue("ops").enqueueAll(specs))
+        .isInstanceOf(PayloadTooLargeException.class)
+        .hasMessageContaining("specs[0]");
+    assertThat(q.stats().total()).isZero();
+  }
+
+  // ---- claim / ack / nack / extend ----
+
+  @Test
+  void claimLeasesOldestDueFirstAndCountsTheAttempt() {
+    q.enqueue(spec("late").runAt(Instant.ofEpochMilli(2000)).build());
+    q.enqueue(spec("early").runAt(Instant.ofEpochMilli(1000)).build());
+    List<Delivery> got = q.claim(5, Duration.ofSeconds(10));
+    assertThat(got).extracting(Delivery::id).containsExactly("early", "late");
+    Delivery d = got.get(0);
+    assertThat(d.attempt()).isEqualTo(1);
+    assertThat(d.payloadAsString()).isEqualTo("payload-early");
+    assertThat(Duration.between(Instant.now(), d.leaseUntil()))
+        .isBetween(Duration.ofSeconds(8), Duration.ofSeconds(11));
+    JobInfo info = q.get("early").orElseThrow();
+    assertThat(info.state()).isEqualTo(JobState.INFLIGHT);
+    assertThat(info.leaseUntil()).contains(d.leaseUntil());
+    assertThat(q.claim(5, null)).isEmpty();
+  }
+
+  @Test
+  void ackWithStaleOrWrongReceiptIsRefused() {
+    q.enqueue(spec("a").visibility(Duration.ofMillis(50)).build());
+    Delivery first = claimOne();
+    assertThatThrownBy(() -> q.ack("a", "not-the-receipt"))
+        .isInstanceOf(StaleReceiptException.class);
+    sleep(120);
+    q.promote(); // lease lapsed: back to ready, attempt counted
+    assertThat(q.get("a").orElseThrow().state()).isEqualTo(JobState.READY);
+    assertThatThrownBy(() -> q.ack("a", first.receipt())).isInstanceOf(StaleReceiptException.class);
+    Delivery second = claimOne();
+    assertThat(second.attempt()).isEqualTo(2);
+    assertThat(second.lastError()).contains("lease expired");
+    assertThatThrownBy(() -> q.ack("a", first.receipt())).isInstanceOf(StaleReceiptException.class);
+    assertThatThrownBy(() -> q.nack("a", first.receipt(), Nack.retry("x")))
+        .isInstanceOf(StaleReceiptException.class);
+    assertThatThrownBy(() -> q.extend("a", first.receipt(), Duration.ofSeconds(1)))
+        .isInstanceOf(StaleReceiptException.class);
+    q.ack("a", second.receipt());
+    assertThat(q.get("a")).isEmpty();
+    assertThatThrownBy(() -> q.ack("a", second.receipt())).isInstanceOf(JobNotFoundException.class);
+    QueueStats s = q.stats();
+    assertThat(s.acked()).isEqualTo(1);
+    assertThat(s.retried()).isEqualTo(1);
+  }
+
+  @Test
+  void ackBeforeTheSweepOfALapsedLeaseStillCounts() {
+    q.enqueue(spec("a").visibility(Duration.ofMillis(20)).build());
+    Delivery d = claimOne();
+    sleep(60);
+    q.ack("a", d.receipt()); // nobody else holds it: the only delivery may still finish
+    assertThat(q.get("a")).isEmpty();
+  }
+
+  @Test
+  void ackOfAReadyOrDelayedJobIsStale() {
+    q.enqueue(job("r"));
+    q.enqueue(spec("d").delay(FAR).build());
+    assertThatThrownBy(() -> q.ack("r", "x.1")).isInstanceOf(StaleReceiptException.class);
+    assertThatThrownBy(() -> q.ack("d", "x.1")).isInstanceOf(StaleReceiptException.class);
+    assertThatThrownBy(() -> q.ack("nope", "x.1")).isInstanceOf(JobNotFoundException.class);
+  }
+
+  @Test
+  void nackRetriesByBackoffThenDies() {
+    q.enqueue(spec("n").maxAttempts(3).backoff(Backoff.fixed(Duration.ofMillis(100))).build());
+    Delivery d1 = claimOne();
+    NackResult r1 = q.nack("n", d1.receipt(), Nack.retry("first failure"));
+    assertThat(r1.dead()).isFalse();
+    JobInfo after1 = q.get("n").orElseThrow();
+    assertThat(after1.state()).isEqualTo(JobState.DELAYED);
+    assertThat(after1.attempts()).isEqualTo(1);
+    assertThat(after1.lastError()).contains("first failure");
+    assertThat(Duration.between(d1.dueAt(), after1.runAt())).isPositive();
+    assertThat(q.claim(1, null)).isEmpty();
+    sleep(150);
+    q.promote();
+    Delivery d2 = claimOne();
+    assertThat(d2.attempt()).isEqualTo(2);
+    assertThat(d2.lastError()).contains("first failure");
+    q.nack("n", d2.receipt(), Nack.retryAfter(Duration.ZERO, "second"));
+    assertThat(q.get("n").orElseThrow().state()).isEqualTo(JobState.READY);
+    Delivery d3 = claimOne();
+    assertThat(d3.lastAttempt()).isTrue();
+    NackResult r3 = q.nack("n", d3.receipt(), Nack.retry("third"));
+    assertThat(r3.dead()).isTrue();
+    JobInfo dead = q.get("n").orElseThrow();
+    assertThat(dead.state()).isEqualTo(JobState.DEAD);
+    assertThat(dead.attempts()).isEqualTo(3);
+    assertThat(dead.diedAt()).isPresent();
+    assertThat(dead.lastError()).contains("third");
+    QueueStats s = q.stats();
+    assertThat(s.retried()).isEqualTo(2);
+    assertThat(s.killed()).isEqualTo(1);
+    assertThat(s.dead()).isEqualTo(1);
+  }
+
+  @Test
+  void nackKillGoesToDeadAtOnce() {
+    q.enqueue(spec("k").maxAttempts(10).build());
+    Delivery d = claimOne();
+    assertThat(q.nack("k", d.receipt(), Nack.kill("poison")).dead()).isTrue();
+    assertThat(q.get("k").orElseThrow().state()).isEqualTo(JobState.DEAD);
+  }
+
+  @Test
+  void nackWithExplicitDelayUsesIt() {
+    q.enqueue(job("e"));
+    Delivery d = claimOne();
+    NackResult r = q.nack("e", d.receipt(), Nack.retryAfter(Duration.ofMinutes(10), "later"));
+    assertThat(Duration.between(Instant.now(), r.at()))
+        .isBetween(Duration.ofMinutes(9), Duration.ofMinutes(11));
+  }
+
+  @Test
+  void extendPushesTheLeaseAndKeepsTheJob() {
+    q.enqueue(spec("x").visibility(Duration.ofMillis(200)).build());
+    Delivery d = claimOne();
+    Instant until = q.extend("x", d.receipt(), Duration.ofMinutes(5));
+    assertThat(until).isAfter(d.leaseUntil().plusSeconds(200));
+    sleep(300);
+    q.promote();
+    assertThat(q.get("x").orElseThrow().state()).isEqualTo(JobState.INFLIGHT);
+    q.ack("x", d.receipt());
+    assertThatThrownBy(() -> q.extend("x", d.receipt(), Duration.ofSeconds(1)))
+        .isInstanceOf(JobNotFoundException.class);
+  }
+
+  @Test
+  void expiredLeaseOnLastAttemptGoesDead() {
+    q.enqueue(spec("l").maxAttempts(1).visibility(Duration.ofMillis(20)).build());
+    claimOne();
+    sleep(60);
+    q.promote();
+    JobInfo j = q.get("l").orElseThrow();
+    assertThat(j.state()).isEqualTo(JobState.DEAD);
+    assertThat(j.lastError()).contains("lease expired");
+  }
+
+  // ---- cancel ----
+
+  @Test
+  void cancelWorksInEveryStateButInflight() {
+    q.enqueue(spec("d").delay(FAR).build());
+    makeDead("x");
+    q.enqueue(spec("r").runAt(Instant.ofEpochMilli(1)).build());
+    q.enqueue(spec("i").runAt(Instant.ofEpochMilli(2)).build());
+    Delivery leased = q.claim(1, null).get(0);
+    assertThat(leased.id()).isEqualTo("r");
+    // "i" is ready now, "r" inflight
+    assertThat(q.cancel("d")).isTrue();
+    assertThat(q.cancel("x")).isTrue();
+    assertThat(q.cancel("i")).isTrue();
+    assertThatThrownBy(() -> q.cancel("r"))
+        .isInstanceOf(JobStateException.class)
+        .satisfies(e -> assertThat(((JobStateException) e).state()).isEqualTo(JobState.INFLIGHT));
+    assertThat(q.get("r").orElseThrow().state()).isEqualTo(JobState.INFLIGHT);
+    assertThat(q.cancel("nope")).isFalse();
+    assertThat(q.cancel("d")).isFalse();
+    for (String id : List.of("d", "x", "i")) {
+      assertThat(q.get(id)).isEmpty();
+    }
+    QueueStats s = q.stats();
+    assertThat(s.cancelled()).isEqualTo(3);
+    assertThat(s.total()).isEqualTo(1);
+    assertThat(s.inflight()).isEqualTo(1);
+  }
+
+  @Test
+  void cancelledSlotResidentJobIsNeverPromotedEvenIfTheIdIsReused() {
+    Queue slotted =
+        manual()
+            .configureQueue(
+                "slotted", QueueSettings.builder().slotWidth(Duration.ofMillis(200)).build());
+    slotted.enqueue(spec("s").delay(Duration.ofMillis(900)).build());
+    assertThat(slotted.cancel("s")).isTrue();
+    slotted.enqueue(spec("s").payload("second").delay(FAR).build());
+    sleep(1200);
+    slotted.promote();
+    slotted.promote();
+    assertThat(slotted.get("s").orElseThrow().state()).isEqualTo(JobState.DELAYED);
+    assertThat(slotted.claim(10, null)).isEmpty();
+  }
+
+  // ---- reschedule ----
+
+  @Test
+  void rescheduleDelayedAndReady() {
+    q.enqueue(spec("d").delay(FAR).build());
+    q.enqueue(job("r"));
+    JobInfo d = q.reschedule("d", Duration.ZERO);
+    assertThat(d.state()).isEqualTo(JobState.READY);
+    JobInfo r = q.reschedule("r", FAR);
+    assertThat(r.state()).isEqualTo(JobState.DELAYED);
+    assertThat(q.claim(10, null)).extracting(Delivery::id).containsExactly("d");
+    JobInfo abs = q.reschedule("r", Instant.parse("2001-01-01T00:00:00Z"));
+    assertThat(abs.state()).isEqualTo(JobState.READY);
+    assertThat(abs.runAt()).isEqualTo(Instant.parse("2001-01-01T00:00:00Z"));
+  }
+
+  @Test
+  void rescheduleRefusesInflightDeadAndMissing() {
+    makeDead("x");
+    q.enqueue(job("i"));
+    claimOne();
+    assertThatThrownBy(() -> q.reschedule("i", FAR)).isInstanceOf(JobStateException.class);
+    assertThatThrownBy(() -> q.reschedule("x", FAR))
+        .isInstanceOf(JobStateException.class)
+        .satisfies(e -> assertThat(((JobStateException) e).state()).isEqualTo(JobState.DEAD));
+    assertThatThrownBy(() -> q.reschedule("nope", FAR)).isInstanceOf(JobNotFoundException.class);
+    assertThat(q.get("i").orElseThrow().state()).isEqualTo(JobState.INFLIGHT);
+    assertThat(q.get("x").orElseThrow().state()).isEqualTo(JobState.DEAD);
+  }
+
+  @Test
+  void rescheduledSlotJobIsDeliveredOnceAtTheNewTime() {
+    Queue slotted =
+        manual()
+            .configureQueue(
+                "slotted2", QueueSettings.builder().slotWidth(Duration.ofMillis(200)).build());
+    slotted.enqueue(spec("s").delay(Duration.ofMillis(800)).build());
+    slotted.reschedule("s", FAR);
+    sleep(1100);
+    slotted.promote();
+    slotted.promote();
+    assertThat(slotted.claim(10, null)).isEmpty();
+    slotted.reschedule("s", Duration.ZERO);
+    assertThat(slotted.claim(10, null)).extracting(Delivery::id).containsExactly("s");
+    assertThat(slotted.claim(10, null)).isEmpty();
+  }
+
+  // ---- get ----
+
+  @Test
+  void getShowsEverything() {
+    q.enqueue(
+        spec("g")
+            .payload(new byte[] {0, 1, 2, (byte) 255})
+            .delay(FAR)
+            .maxAttempts(7)
+            .backoff(Backoff.parseSchedule("15s 3m 10m"))
+            .visibility(Duration.ofSeconds(45))
+            .ttl(Duration.ofDays(2))
+            .build());
+    JobInfo j = q.get("g").orElseThrow();
+    assertThat(j.payload()).containsExactly(0, 1, 2, 255);
+    assertThat(j.maxAttempts()).isEqualTo(7);
+    assertThat(j.attempts()).isZero();
+    assertThat(j.visibility()).isEqualTo(Duration.ofSeconds(45));
+    assertThat(j.backoff())
+        .isEqualTo(
+            Backoff.schedule(
+                Duration.ofSeconds(15), Duration.ofMinutes(3), Duration.ofMinutes(10)));
+    assertThat(j.expiresAt()).isPresent();
+    assertThat(Duration.between(j.createdAt(), j.expiresAt().get())).isEqualTo(Duration.ofDays(2));
+    assertThat(j.lastError()).isEmpty();
+    assertThat(q.get("missing")).isEqualTo(Optional.empty());
+  }
+
+  // ---- ttl ----
+
+  @Test
+  void ttlDropsJobsWhereverTheyAre() {
+    Duration ttl = Duration.ofMillis(150);
+    q.enqueue(spec("d").delay(FAR).ttl(ttl).build());
+    q.enqueue(spec("r").ttl(ttl).build());
+    q.enqueue(spec("keep").build());
+    sleep(250);
+    assertThat(q.get("d")).isEmpty(); // reported gone at once, swept by the next promote
+    q.promote();
+    assertThat(q.claim(10, null)).extracting(Delivery::id).containsExactly("keep");
+    QueueStats s = q.stats();
+    assertThat(s.expired()).isEqualTo(2);
+    assertThat(s.total()).isEqualTo(1);
+  }
+
+  @Test
+  void ttlDropsAnInflightJob() {
+    q.enqueue(spec("i").ttl(Duration.ofMillis(100)).build());
+    Delivery d = claimOne();
+    sleep(200);
+    q.promote();
+    assertThat(q.get("i")).isEmpty();
+    assertThatThrownBy(() -> q.ack("i", d.receipt())).isInstanceOf(JobNotFoundException.class);
+  }
+
+  // ---- dead letters ----
+
+  @Test
+  void deadLettersPageRequeueAndPurge() {
+    for (int i = 0; i < 25; i++) {
+      makeDead("dead" + i);
+    }
+    List<String> seen = new ArrayList<>();
+    String cursor = null;
+    int pages = 0;
+    do {
+      DeadPage page = q.dead().list(cursor, 10);
+      page.jobs()
+          .forEach(
+              j -> {
+                assertThat(j.state()).isEqualTo(JobState.DEAD);
+                assertThat(j.lastError()).contains("boom");
+                seen.add(j.id());
+              });
+      cursor = page.next().orElse(null);
+      pages++;
+    } while (cursor != null);
+    assertThat(seen).hasSize(25).doesNotHaveDuplicates();
+    assertThat(pages).isBetween(3, 4);
+
+    q.dead().requeue("dead3");
+    JobInfo requeued = q.get("dead3").orElseThrow();
+    assertThat(requeued.state()).isEqualTo(JobState.READY);
+    assertThat(requeued.attempts()).isZero();
+    assertThat(requeued.lastError()).contains("boom");
+    assertThatThrownBy(() -> q.dead().requeue("dead3")).isInstanceOf(JobNotFoundException.class);
+    assertThatThrownBy(() -> q.dead().requeue("never")).isInstanceOf(JobNotFoundException.class);
+
+    assertThat(q.dead().requeueAll()).isEqualTo(24);
+    assertThat(q.stats().ready()).isEqualTo(25);
+    for (Delivery d : q.claim(100, null)) {
+      q.nack(d.id(), d.receipt(), Nack.kill("again"));
+    }
+    assertThat(q.dead().count()).isEqualTo(25);
+    assertThat(q.dead().purge()).isEqualTo(25);
+    assertThat(q.stats().total()).isZero();
+    assertThat(q.dead().list(null, 10).jobs()).isEmpty();
+  }
+
+  @Test
+  void deadRetentionByCountAndAge() {
+    Queue r =
+        manual()
+            .configureQueue(
+                "retained",
+                QueueSettings.builder().deadMaxCount(3).deadMaxAge(Duration.ofMillis(300)).build());
+    for (int i = 0; i < 5; i++) {
+      r.enqueue(spec("r" + i).maxAttempts(1).build());
+      Delivery d = r.claim(1, null).get(0);
+      r.nack(d.id(), d.receipt(), Nack.retry("x"));
+    }
+    r.promote();
+    assertThat(r.dead().list(null, 10).jobs())
+        .extracting(JobInfo::id)
+        .containsExactly("r2", "r3", "r4");
+    sleep(400);
+    r.promote();
+    assertThat(r.dead().count()).isZero();
+    assertThat(r.stats().total()).isZero();
+  }
+
+  @Test
+  void badCursorIsRefused() {
+    assertThatThrownBy(() -> q.dead().list("%%%", 10)).isInstanceOf(InvalidArgumentException.class);
+    assertThatThrownBy(() -> q.dead().list(null, 0))
+        .isInstanceOf(InvalidArgumentException.class)
+        .extracting(e -> ((InvalidArgumentException) e).field())
+        .isEqualTo("limit");
+  }
+
+  // ---- stats and queues ----
+
+  @Test
+  void statsCountEveryStateAndQueuesAreListed() {
+    Hourglass h = manual();
+    Queue s = h.queue("stats");
+    s.enqueue(spec("d").delay(FAR).build());
+    s.enqueue(job("r"));
+    s.enqueue(job("i"));
+    s.enqueue(spec("x").maxAttempts(1).build());
+    List<Delivery> got = s.claim(3, null);
+    Delivery x = got.stream().filter(d -> d.id().equals("x")).findFirst().orElseThrow();
+    s.nack("x", x.receipt(), Nack.retry("e"));
+    Delivery r = got.stream().filter(d -> d.id().equals("r")).findFirst().orElseThrow();
+    s.ack("r", r.receipt());
+    QueueStats st = s.stats();
+    assertThat(st.delayed()).isEqualTo(1);
+    assertThat(st.ready()).isZero();
+    assertThat(st.inflight()).isEqualTo(1);
+    assertThat(st.dead()).isEqualTo(1);
+    assertThat(st.enqueued()).isEqualTo(4);
+    assertThat(st.acked()).isEqualTo(1);
+    assertThat(st.killed()).isEqualTo(1);
+    h.queue("another").enqueue(job("a"));
+    assertThat(h.queueNames()).containsExactly("another", "stats"); // "ops" was never used
+  }
+
+  @Test
+  void partitionedQueueSpreadsJobsAndStillFindsThemById() {
+    Hourglass h = manual();
+    Queue p = h.configureQueue("wide", QueueSettings.builder().partitions(4).pools(4).build());
+    for (int i = 0; i < 40; i++) {
+      p.enqueue(job("w" + i));
+    }
+    assertThat(p.get("w7")).isPresent();
+    long distinctTags =
+        redis
+            .server()
+            .command("KEYS", "hg:{wide.*}:ready")
+            .lines()
+            .filter(l -> l.contains("ready"))
+            .count();
+    assertThat(distinctTags).isGreaterThan(1);
+    List<Delivery> all = new ArrayList<>();
+    for (int i = 0; i < 10 && all.size() < 40; i++) {
+      all.addAll(p.claim(40 - all.size(), null));
+    }
+    assertThat(all).extracting(Delivery::id).hasSize(40).doesNotHaveDuplicates();
+    for (Delivery d : all) {
+      p.ack(d.id(), d.receipt());
+    }
+    assertThat(p.stats().acked()).isEqualTo(40);
+    assertThat(p.stats().partitions()).isEqualTo(4);
+  }
+
+  @Test
+  void partitionsAreFixedAtCreation() {
+    Hourglass h = manual();
+    h.configureQueue("fixed", QueueSettings.builder().partitions(2).build());
+    assertThatThrownBy(
+            () -> h.configureQueue("fixed", QueueSettings.builder().partitions(3).build()))
+        .isInstanceOf(InvalidArgumentException.class)
+        .hasMessageContaining("partitions");
+    Queue updated =
+        h.configureQueue("fixed", QueueSettings.builder().partitions(2).maxAttempts(9).build());
+    assertThat(updated.settings().maxAttempts()).isEqualTo(9);
+    assertThat(updated.enqueue(job("f")).created()).isTrue();
+    assertThat(updated.get("f").orElseThrow().maxAttempts()).isEqualTo(9);
+  }
+
+  static void sleep(long ms) {
+    try {
+      Thread.sleep(ms);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError(e);
+    }
+  }
+}

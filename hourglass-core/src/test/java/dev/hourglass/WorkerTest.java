@@ -1,0 +1,150 @@
+package dev.hourglass;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+class WorkerTest extends HourglassTestBase {
+
+  @Test
+  void acksOnReturnNacksOnExceptionKillsOnKillJob() {
+    Hourglass h = live();
+    Queue q = h.queue("work");
+    Map<String, List<Integer>> attempts = new ConcurrentHashMap<>();
+    q.enqueue(job("ok"));
+    q.enqueue(spec("flaky").backoff(Backoff.fixed(Duration.ofMillis(50))).build());
+    q.enqueue(spec("poison").maxAttempts(5).build());
+    q.enqueue(
+        spec("hopeless").maxAttempts(2).backoff(Backoff.fixed(Duration.ofMillis(10))).build());
+    Worker w =
+        h.worker(
+            "work",
+            job -> {
+              attempts
+                  .computeIfAbsent(job.id(), k -> new CopyOnWriteArrayList<>())
+                  .add(job.attempt());
+              switch (job.id()) {
+                case "flaky" -> {
+                  if (job.attempt() < 3)
+                    throw new IllegalStateException("not yet " + job.attempt());
+                }
+                case "poison" -> throw new KillJobException("cannot parse");
+                case "hopeless" -> throw new RuntimeException("always");
+                default -> {}
+              }
+            });
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> q.stats().acked() == 2 && q.stats().dead() == 2);
+    assertThat(attempts.get("ok")).containsExactly(1);
+    assertThat(attempts.get("flaky")).containsExactly(1, 2, 3);
+    assertThat(attempts.get("poison")).containsExactly(1);
+    assertThat(attempts.get("hopeless")).containsExactly(1, 2);
+    assertThat(q.get("hopeless").orElseThrow().lastError().orElseThrow()).contains("always");
+    assertThat(q.get("poison").orElseThrow().lastError().orElseThrow()).contains("cannot parse");
+    w.close();
+  }
+
+  @Test
+  void neverHoldsMoreLeasesThanFreeHandlerSlots() throws Exception {
+    Hourglass h = live();
+    Queue q = h.queue("bounded");
+    for (int i = 0; i < 60; i++) {
+      q.enqueue(job("b" + i));
+    }
+    AtomicInteger running = new AtomicInteger();
+    AtomicInteger maxRunning = new AtomicInteger();
+    AtomicInteger maxInflight = new AtomicInteger();
+    Worker w =
+        h.worker(
+            "bounded",
+            job -> {
+              maxRunning.accumulateAndGet(running.incrementAndGet(), Math::max);
+              maxInflight.accumulateAndGet((int) q.stats().inflight(), Math::max);
+              Thread.sleep(20);
+              running.decrementAndGet();
+            },
+            WorkerOptions.builder().concurrency(3).maxClaim(50).build());
+    await().atMost(Duration.ofSeconds(20)).until(() -> q.stats().acked() == 60);
+    assertThat(maxRunning.get()).isEqualTo(3);
+    assertThat(maxInflight.get()).isLessThanOrEqualTo(3);
+    w.close();
+  }
+
+  @Test
+  void longJobKeepsItsLeaseByAutoExtension() {
+    Hourglass h = live();
+    Queue q = h.queue("long");
+    q.enqueue(spec("slow").visibility(Duration.ofMillis(300)).build());
+    AtomicInteger deliveries = new AtomicInteger();
+    Worker w =
+        h.worker(
+            "long",
+            job -> {
+              deliveries.incrementAndGet();
+              Thread.sleep(1500); // five lease lengths
+            });
+    await().atMost(Duration.ofSeconds(10)).until(() -> q.stats().acked() == 1);
+    assertThat(deliveries.get()).isEqualTo(1);
+    assertThat(q.stats().retried()).isZero();
+    w.close();
+  }
+
+  @Test
+  void idleWorkersDoNotPoll() {
+    Hourglass h = live();
+    Queue q = h.queue("idle");
+    q.enqueue(job("warm"));
+    Set<String> seen = ConcurrentHashMap.newKeySet();
+    List<Worker> workers = new CopyOnWriteArrayList<>();
+    for (int i = 0; i < 10; i++) {
+      workers.add(h.worker("idle", job -> seen.add(job.id()), WorkerOptions.defaults()));
+    }
+    await().atMost(Duration.ofSeconds(5)).until(() -> seen.contains("warm"));
+    QueueOperationsTest.sleep(1000);
+    long before = totalCommands();
+    QueueOperationsTest.sleep(10_000);
+    long perSecond = (totalCommands() - before) / 10;
+    // Counted as Redis counts them, commands inside scripts included: 10 workers each BLPOP + an
+    // empty claim
+    // (EVALSHA + ZPOPMIN) per 30 s, the promoter's idle sweep (EVALSHA + HMGET + TIME, a lock
+    // refresh every
+    // other second) per second, and the INFO calls of this test.
+    assertThat(perSecond).isLessThanOrEqualTo(6);
+    System.out.println("idle: 10 workers + promoter = " + perSecond + " Redis commands/s");
+    workers.forEach(Worker::close);
+  }
+
+  @Test
+  void jobDueIn200msArrivesWithinOneSecond() {
+    Hourglass h = live();
+    Queue q = h.queue("soon");
+    List<Long> arrivals = new CopyOnWriteArrayList<>();
+    Worker w = h.worker("soon", job -> arrivals.add(System.currentTimeMillis()));
+    QueueOperationsTest.sleep(300); // the worker is idle and blocked
+    long start = System.currentTimeMillis();
+    EnqueueResult r = q.enqueue(spec("soon").delay(Duration.ofMillis(200)).build());
+    await().atMost(Duration.ofSeconds(1)).until(() -> arrivals.size() == 1);
+    assertThat(arrivals.get(0)).isGreaterThanOrEqualTo(r.runAt().toEpochMilli());
+    assertThat(arrivals.get(0) - start).isBetween(200L, 1000L);
+    w.close();
+  }
+
+  static long totalCommands() {
+    String info = redis.server().command("INFO", "stats");
+    for (String line : info.split("\r?\n")) {
+      if (line.startsWith("total_commands_processed:")) {
+        return Long.parseLong(line.substring(line.indexOf(':') + 1).trim());
+      }
+    }
+    throw new AssertionError("no total_commands_processed in " + info);
+  }
+}
