@@ -5,25 +5,16 @@ package dev.hourglass;
  * (inflight) job, which its consumer settles, or rescheduling a dead job, which must be requeued
  * instead.
  */
-public class JobStateException extends HourglassException {
+public class JobStateException extends JobException {
   private static final long serialVersionUID = 1L;
-  private final String queue;
-  private final String id;
   private final JobState state;
 
   public JobStateException(String queue, String id, JobState state, String operation) {
-    super("cannot " + operation + " job " + id + " in queue " + queue + ": it is " + state.label());
-    this.queue = queue;
-    this.id = id;
+    super(
+        queue,
+        id,
+        "cannot " + operation + " job " + id + " in queue " + queue + ": it is " + state.label());
     this.state = state;
-  }
-
-  public String queue() {
-    return queue;
-  }
-
-  public String id() {
-    return id;
   }
 
   /** The state that refused the operation. */

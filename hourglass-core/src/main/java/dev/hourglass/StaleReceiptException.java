@@ -5,27 +5,17 @@ package dev.hourglass;
  * again, retried or killed. The caller's work on this delivery must not be acknowledged; another
  * delivery owns the job now.
  */
-public class StaleReceiptException extends HourglassException {
+public class StaleReceiptException extends JobException {
   private static final long serialVersionUID = 1L;
-  private final String queue;
-  private final String id;
 
   public StaleReceiptException(String queue, String id) {
     super(
+        queue,
+        id,
         "receipt for job "
             + id
             + " in queue "
             + queue
             + " is stale: the lease expired or moved on");
-    this.queue = queue;
-    this.id = id;
-  }
-
-  public String queue() {
-    return queue;
-  }
-
-  public String id() {
-    return id;
   }
 }

@@ -508,6 +508,11 @@ final class RedisQueue implements Queue {
   }
 
   NackResult nack(String id, String receipt, String error, long delayMs, boolean kill) {
+    return Failures.await(nackAsync(id, receipt, error, delayMs, kill));
+  }
+
+  CompletableFuture<NackResult> nackAsync(
+      String id, String receipt, String error, long delayMs, boolean kill) {
     Layout l = layout();
     PartitionRef part = l.partitionOf(id);
     long slotMs = l.settings().slotWidth().toMillis();
@@ -524,10 +529,15 @@ final class RedisQueue implements Queue {
             .add(slotStart)
             .add(part.channel())
             .add(slotMs);
-    List<Object> reply = client.call(Script.NACK, keys, argv);
-    checkLease(reply, id);
-    return new NackResult(
-        "dead".equals(Reply.str(reply.get(1))), Instant.ofEpochMilli(Reply.num(reply.get(2))));
+    return client
+        .run(Script.NACK, keys, argv)
+        .thenApply(
+            reply -> {
+              checkLease(reply, id);
+              return new NackResult(
+                  "dead".equals(Reply.str(reply.get(1))),
+                  Instant.ofEpochMilli(Reply.num(reply.get(2))));
+            });
   }
 
   @Override

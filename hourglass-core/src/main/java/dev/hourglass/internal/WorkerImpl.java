@@ -13,6 +13,7 @@ import java.io.StringWriter;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -32,6 +33,7 @@ import org.slf4j.LoggerFactory;
 final class WorkerImpl implements Worker {
   private static final Logger log = LoggerFactory.getLogger(WorkerImpl.class);
   private static final long[] SETTLE_RETRY_MS = {50, 200, 1000};
+  private static final Duration SETTLE_GRACE = Duration.ofSeconds(1);
 
   private final HourglassClient client;
   private final RedisQueue queue;
@@ -42,6 +44,9 @@ final class WorkerImpl implements Worker {
   private final ScheduledExecutorService extender;
   private final List<ClaimLoop> loops = new ArrayList<>();
   private final AtomicInteger inFlight = new AtomicInteger();
+  // Acks and nacks sent but not answered yet; close() waits for them. Also the monitor close()
+  // waits on.
+  private final AtomicInteger settling = new AtomicInteger();
   private volatile boolean running = true;
   private volatile boolean abandoned;
 
@@ -127,7 +132,8 @@ final class WorkerImpl implements Worker {
       if (abandoned) {
         return; // past the shutdown deadline: settle nothing, the lease brings the job back
       }
-      settle(job, failure);
+      settling.incrementAndGet();
+      settleAsync(job, failure, 0);
     } finally {
       inFlight.decrementAndGet();
       freeSlots.release();
@@ -157,39 +163,78 @@ final class WorkerImpl implements Worker {
         TimeUnit.MILLISECONDS);
   }
 
-  private void settle(Delivery job, Throwable failure) {
-    for (int attempt = 0; ; attempt++) {
+  /**
+   * Acks or nacks without blocking the handler thread; Lettuce pipelines the calls. A transient
+   * failure is retried a few times; after that the job comes back when its lease runs out.
+   */
+  private void settleAsync(Delivery job, Throwable failure, int attempt) {
+    CompletableFuture<?> call;
+    try {
+      if (failure == null) {
+        call = queue.ackAsync(job.id(), job.receipt());
+      } else {
+        boolean kill = failure instanceof KillJobException;
+        long delay = kill ? 0 : RedisQueue.backoffDelay(job.backoff(), job.attempt());
+        call = queue.nackAsync(job.id(), job.receipt(), describe(failure), delay, kill);
+      }
+    } catch (RuntimeException e) {
+      call = CompletableFuture.failedFuture(e);
+    }
+    call.whenComplete(
+        (ok, error) -> {
+          try {
+            if (error != null) {
+              retryOrGiveUp(job, failure, attempt, Failures.translate(error));
+            }
+          } finally {
+            settled();
+          }
+        });
+  }
+
+  private void retryOrGiveUp(Delivery job, Throwable failure, int attempt, HourglassException e) {
+    if (e instanceof StaleReceiptException || e instanceof JobNotFoundException) {
+      log.warn(
+          "job {} in {} finished after its lease was lost; another delivery owns it: {}",
+          job.id(),
+          queue.name(),
+          e.getMessage());
+    } else if (attempt < SETTLE_RETRY_MS.length && !extender.isShutdown()) {
+      settling.incrementAndGet();
       try {
-        if (failure == null) {
-          queue.ack(job.id(), job.receipt());
-        } else {
-          boolean kill = failure instanceof KillJobException;
-          long delay = kill ? 0 : RedisQueue.backoffDelay(job.backoff(), job.attempt());
-          queue.nack(job.id(), job.receipt(), describe(failure), delay, kill);
-        }
-        return;
-      } catch (StaleReceiptException | JobNotFoundException e) {
-        log.warn(
-            "job {} in {} finished after its lease was lost; another delivery owns it: {}",
-            job.id(),
-            queue.name(),
-            e.getMessage());
-        return;
-      } catch (HourglassException e) {
-        if (attempt >= SETTLE_RETRY_MS.length) {
-          log.error(
-              "could not settle job {} in {}; it will come back when its lease ends",
-              job.id(),
-              queue.name(),
-              e);
+        extender.schedule(
+            () -> settleAsync(job, failure, attempt + 1),
+            SETTLE_RETRY_MS[attempt],
+            TimeUnit.MILLISECONDS);
+      } catch (RuntimeException rejected) {
+        settled();
+      }
+    } else {
+      log.error(
+          "could not settle job {} in {}; it will come back when its lease ends",
+          job.id(),
+          queue.name(),
+          e);
+    }
+  }
+
+  private void settled() {
+    if (settling.decrementAndGet() == 0) {
+      synchronized (settling) {
+        settling.notifyAll();
+      }
+    }
+  }
+
+  /** Waits until no ack or nack is in flight, or the deadline passes. */
+  private void awaitSettled(long deadlineNanos) throws InterruptedException {
+    synchronized (settling) {
+      while (settling.get() > 0) {
+        long left = deadlineNanos - System.nanoTime();
+        if (left <= 0) {
           return;
         }
-        try {
-          Thread.sleep(SETTLE_RETRY_MS[attempt]);
-        } catch (InterruptedException ie) {
-          Thread.currentThread().interrupt();
-          return;
-        }
+        settling.wait(Math.max(1, left / 1_000_000));
       }
     }
   }
@@ -211,16 +256,21 @@ final class WorkerImpl implements Worker {
       return;
     }
     running = false;
+    long deadline = System.nanoTime() + timeout.toNanos();
     loops.forEach(ClaimLoop::stop);
     handlers.shutdown();
     try {
-      if (!handlers.awaitTermination(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+      if (handlers.awaitTermination(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+        awaitSettled(deadline);
+      } else {
         abandoned = true;
         handlers.shutdownNow();
         log.warn(
             "worker of {} closed with {} handlers still running; their jobs come back by lease",
             queue.name(),
             inFlight.get());
+        // Acks already sent by handlers that did finish get a short grace to land.
+        awaitSettled(System.nanoTime() + SETTLE_GRACE.toNanos());
       }
     } catch (InterruptedException e) {
       abandoned = true;

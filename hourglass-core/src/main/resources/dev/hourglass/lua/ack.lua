@@ -5,11 +5,8 @@
 load_meta(false)
 local id, receipt = ARGV[2], ARGV[3]
 local pool_key = KEYS[FIRST_EXTRA_KEY]
-local current = redis.call('HGET', K_LEASES, id)
-if current ~= receipt then
-  if redis.call('HEXISTS', pool_key, id) == 1 then return { STALE } end
-  return { NOT_FOUND }
-end
+local refusal = lease_refusal(pool_key, id, receipt)
+if refusal then return { refusal } end
 drop(pool_key, id)
 redis.call('HINCRBY', K_STATS, 'acked', 1)
 return { OK }

@@ -4,11 +4,8 @@
 -- Reply: { status, new deadline ms }
 load_meta(false)
 local id, receipt = ARGV[2], ARGV[3]
-local current = redis.call('HGET', K_LEASES, id)
-if current ~= receipt then
-  if redis.call('HEXISTS', KEYS[FIRST_EXTRA_KEY], id) == 1 then return { STALE } end
-  return { NOT_FOUND }
-end
+local refusal = lease_refusal(KEYS[FIRST_EXTRA_KEY], id, receipt)
+if refusal then return { refusal } end
 local deadline = now_ms() + tonumber(ARGV[4])
 redis.call('ZADD', K_INFLIGHT, deadline, id)
 return { OK, deadline }

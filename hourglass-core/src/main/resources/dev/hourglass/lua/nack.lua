@@ -7,11 +7,8 @@
 load_meta(false)
 local id, receipt = ARGV[2], ARGV[3]
 local pool_key = KEYS[FIRST_EXTRA_KEY]
-local current = redis.call('HGET', K_LEASES, id)
-if current ~= receipt then
-  if redis.call('HEXISTS', pool_key, id) == 1 then return { STALE } end
-  return { NOT_FOUND }
-end
+local refusal = lease_refusal(pool_key, id, receipt)
+if refusal then return { refusal } end
 local now = now_ms()
 local rec = redis.call('HGET', pool_key, id)
 local j = decode(rec)

@@ -141,6 +141,14 @@ local function drop(pool_key, id)
   redis.call('HINCRBY', K_STATS, 'jobs', -1)
 end
 
+-- Checks that the receipt holds the job's current lease: nil when it does, else the status to return
+-- (STALE when the job lives on under another or no lease, NOT_FOUND when it is gone).
+local function lease_refusal(pool_key, id, receipt)
+  if redis.call('HGET', K_LEASES, id) == receipt then return nil end
+  if redis.call('HEXISTS', pool_key, id) == 1 then return STALE end
+  return NOT_FOUND
+end
+
 local function state_of(id)
   if redis.call('ZSCORE', K_INFLIGHT, id) then return 'inflight' end
   if redis.call('ZSCORE', K_READY, id) then return 'ready' end

@@ -1,0 +1,112 @@
+package dev.hourglass;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.methods;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noFields;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.lang.ArchRule;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The arrows of the architecture: API -> internal only in bodies, core -> server and Spring never.
+ */
+class ArchitectureTest {
+  static JavaClasses core;
+
+  @BeforeAll
+  static void importCore() {
+    core =
+        new ClassFileImporter()
+            // Not Predefined.DO_NOT_INCLUDE_TESTS: it only knows target/test-classes, and builds
+            // may use
+            // another output folder (-Dhg.target).
+            .withImportOption(location -> !location.contains("/test-classes/"))
+            .importPackages("dev.hourglass");
+  }
+
+  @Test
+  void publicApiSignaturesDoNotExposeInternals() {
+    ArchRule rule =
+        methods()
+            .that()
+            .areDeclaredInClassesThat()
+            .resideInAnyPackage("dev.hourglass", "dev.hourglass.spi")
+            .and()
+            .arePublic()
+            .should()
+            .haveRawReturnType(
+                com.tngtech.archunit.base.DescribedPredicate.not(
+                    com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage(
+                        "dev.hourglass.internal..")))
+            .andShould()
+            .haveRawParameterTypes(
+                com.tngtech.archunit.base.DescribedPredicate.not(
+                    com.tngtech.archunit.base.DescribedPredicate.anyElementThat(
+                        com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage(
+                            "dev.hourglass.internal.."))));
+    rule.check(core);
+  }
+
+  @Test
+  void publicApiFieldsDoNotExposeInternals() {
+    noFields()
+        .that()
+        .areDeclaredInClassesThat()
+        .resideInAnyPackage("dev.hourglass", "dev.hourglass.spi")
+        .and()
+        .arePublic()
+        .should()
+        .haveRawType(
+            com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage(
+                "dev.hourglass.internal.."))
+        .check(core);
+  }
+
+  @Test
+  void onlyTheBuilderReachesIntoInternals() {
+    noClasses()
+        .that()
+        .resideInAnyPackage("dev.hourglass", "dev.hourglass.spi")
+        .and()
+        .doNotHaveSimpleName("HourglassBuilder")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("dev.hourglass.internal..")
+        .check(core);
+  }
+
+  @Test
+  void apiDoesNotExposeTheRedisClient() {
+    noClasses()
+        .that()
+        .resideInAnyPackage("dev.hourglass", "dev.hourglass.spi")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage("io.lettuce..", "io.netty..")
+        .check(core);
+  }
+
+  @Test
+  void coreIsFreeOfServerAndSpring() {
+    noClasses()
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(
+            "dev.hourglass.server..", "io.javalin..", "org.springframework..", "jakarta.servlet..")
+        .check(core);
+  }
+
+  @Test
+  void spiDependsOnNothingButTheApi() {
+    noClasses()
+        .that()
+        .resideInAPackage("dev.hourglass.spi..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("dev.hourglass.internal..")
+        .check(core);
+  }
+}
