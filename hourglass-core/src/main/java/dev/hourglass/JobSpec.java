@@ -68,9 +68,9 @@ public final class JobSpec {
     return payload.clone();
   }
 
-  /** The payload without copying; callers must not modify it. */
-  byte[] payloadUnsafe() {
-    return payload;
+  /** The payload's length in bytes. */
+  public int payloadSize() {
+    return payload.length;
   }
 
   /** The id to use, or empty to have one generated. */

@@ -54,7 +54,11 @@ final class ClaimLoop implements Runnable {
       }
       List<Delivery> got;
       try {
-        got = queue.claim(part, slots, worker.options().visibility());
+        // Not interruptible: once the script ran, its leases must reach a handler or be handed
+        // back.
+        got =
+            Failures.awaitUninterruptibly(
+                queue.claimAsync(part, slots, worker.options().visibility()));
         failureBackoff = 50;
       } catch (HourglassException e) {
         worker.releaseSlots(slots);
@@ -71,6 +75,11 @@ final class ClaimLoop implements Runnable {
         continue;
       }
       worker.releaseSlots(slots - got.size());
+      if (!worker.running()) {
+        got.forEach(worker::handBack); // closing: start nothing new, return the leases at once
+        worker.releaseSlots(got.size());
+        return;
+      }
       for (Delivery d : got) {
         worker.dispatch(d);
       }

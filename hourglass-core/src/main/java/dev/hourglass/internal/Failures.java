@@ -29,6 +29,30 @@ public final class Failures {
     }
   }
 
+  /**
+   * Waits for a future without giving up on interruption: for calls whose effect the caller must
+   * learn, such as a claim that may already have leased jobs. Bounded by the command timeout. The
+   * interrupt flag is restored.
+   */
+  public static <T> T awaitUninterruptibly(CompletableFuture<T> future) {
+    boolean interrupted = false;
+    try {
+      while (true) {
+        try {
+          return future.get();
+        } catch (InterruptedException e) {
+          interrupted = true;
+        } catch (ExecutionException e) {
+          throw translate(e.getCause());
+        }
+      }
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
   /** Maps any failure of a Redis call to an {@link HourglassException}. */
   public static HourglassException translate(Throwable failure) {
     Throwable t = failure;
@@ -66,6 +90,14 @@ public final class Failures {
         return new LayoutVersionException(message);
       }
       return new HourglassException("Redis refused a command: " + message, t);
+    }
+    if (t instanceof java.io.IOException) {
+      // Raw channel failures (reset, broken pipe, closed channel) that Lettuce passes on as they
+      // are.
+      return new RedisUnavailableException(
+          "lost the Redis connection: " + t + "; the command may or may not have taken effect",
+          true,
+          t);
     }
     if (t instanceof RedisException) {
       String message = String.valueOf(t.getMessage());

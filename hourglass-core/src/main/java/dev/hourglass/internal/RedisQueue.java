@@ -73,26 +73,37 @@ final class RedisQueue implements Queue {
 
   // ---- settings ----
 
+  /**
+   * The queue's layout, read from Redis (creating the queue with the client's defaults) when older
+   * than 5 s.
+   */
   Layout layout() {
+    return Failures.await(layoutAsync());
+  }
+
+  CompletableFuture<Layout> layoutAsync() {
     Layout l = layout;
-    if (l == null || client.config.clock().millis() - l.readAtMs() > SETTINGS_REFRESH_MS) {
-      l = upsert(client.config.defaultQueueSettings(), true);
+    if (l != null && client.config.clock().millis() - l.readAtMs() <= SETTINGS_REFRESH_MS) {
+      return CompletableFuture.completedFuture(l);
     }
-    return l;
+    return upsert(client.config.defaultQueueSettings(), true);
   }
 
   void configure(QueueSettings settings) {
     if (settings == null) {
       throw new InvalidArgumentException("settings", "is required");
     }
-    upsert(settings, false);
+    Failures.await(upsert(settings, false));
   }
 
-  private Layout upsert(QueueSettings settings, boolean createOnly) {
+  private CompletableFuture<Layout> upsert(QueueSettings settings, boolean createOnly) {
     Args keys = new Args().add(client.keys.queueRegistry()).add(client.keys.queueSettings(name));
     Args argv = new Args().add(name).add(createOnly ? "1" : "0");
     SettingsCodec.toFields(settings).forEach((k, v) -> argv.add(k).add(v));
-    List<Object> reply = client.call(Script.QUEUE_UPSERT, keys, argv);
+    return client.run(Script.QUEUE_UPSERT, keys, argv).thenApply(this::storeLayout);
+  }
+
+  private Layout storeLayout(List<Object> reply) {
     List<Object> flat = Reply.list(reply.get(1));
     Map<String, String> fields = new HashMap<>();
     for (int i = 0; i + 1 < flat.size(); i += 2) {
@@ -140,14 +151,20 @@ final class RedisQueue implements Queue {
       long ttlMs,
       byte[] tail) {}
 
-  private Prepared prepare(JobSpec spec, Layout l) {
+  /** The checks that need no queue settings; {@link #prepare} runs them too. */
+  private void validate(JobSpec spec) {
     if (spec == null) {
       throw new InvalidArgumentException("spec", "is required");
     }
-    byte[] payload = spec.payload();
-    if (payload.length > client.config.maxPayloadBytes()) {
-      throw new PayloadTooLargeException(payload.length, client.config.maxPayloadBytes());
+    int size = spec.payloadSize();
+    if (size > client.config.maxPayloadBytes()) {
+      throw new PayloadTooLargeException(size, client.config.maxPayloadBytes());
     }
+  }
+
+  private Prepared prepare(JobSpec spec, Layout l) {
+    validate(spec);
+    byte[] payload = spec.payload();
     QueueSettings s = l.settings();
     String id = spec.id().orElseGet(client.ids::newId);
     Names.id(id);
@@ -233,10 +250,19 @@ final class RedisQueue implements Queue {
             });
   }
 
+  /**
+   * Validation errors are thrown at once; Redis failures, the settings refresh's included, fail the
+   * future.
+   */
   private CompletableFuture<EnqueueResult> enqueueOne(JobSpec spec) {
-    Layout l = layout();
-    Prepared p = prepare(spec, l);
-    return send(l.partitionOf(p.id()), List.of(p)).thenApply(list -> list.get(0));
+    validate(spec);
+    return layoutAsync()
+        .thenCompose(
+            l -> {
+              Prepared p = prepare(spec, l);
+              return send(l.partitionOf(p.id()), List.of(p));
+            })
+        .thenApply(list -> list.get(0));
   }
 
   @Override
@@ -441,9 +467,18 @@ final class RedisQueue implements Queue {
 
   /** Claims from one partition. */
   List<Delivery> claim(PartitionRef part, int max, Duration visibility) {
+    return Failures.await(claimAsync(part, max, visibility));
+  }
+
+  CompletableFuture<List<Delivery>> claimAsync(PartitionRef part, int max, Duration visibility) {
     long visMs = visibility == null ? 0 : visibility.toMillis();
     Args argv = part.argv().add(max).add(visMs).add(client.random.token());
-    List<Object> reply = client.call(Script.CLAIM, part.keysWithAllPools(), argv);
+    return client
+        .run(Script.CLAIM, part.keysWithAllPools(), argv)
+        .thenApply(reply -> deliveries(reply, visibility));
+  }
+
+  private List<Delivery> deliveries(List<Object> reply, Duration visibility) {
     long now = Reply.num(reply.get(0));
     if (now > 0) {
       client.serverClock.observe(now);
@@ -462,7 +497,7 @@ final class RedisQueue implements Queue {
               Instant.ofEpochMilli(Reply.num(reply.get(i + 4))),
               Instant.ofEpochMilli(r.due()),
               Instant.ofEpochMilli(r.created()),
-              visMs > 0 ? visibility : Duration.ofMillis(r.visibilityMs()),
+              visibility != null ? visibility : Duration.ofMillis(r.visibilityMs()),
               r.backoff(),
               r.lastError().isEmpty() ? Optional.empty() : Optional.of(r.lastError())));
     }
@@ -480,6 +515,14 @@ final class RedisQueue implements Queue {
     PartitionRef part = layout().partitionOf(id);
     return client
         .run(Script.ACK, part.keysFor(id), part.argv().add(id).add(receipt))
+        .thenAccept(reply -> checkLease(reply, id));
+  }
+
+  /** Hands back a delivery that was never started: back to ready, the attempt not counted. */
+  CompletableFuture<Void> releaseAsync(String id, String receipt) {
+    PartitionRef part = layout().partitionOf(id);
+    return client
+        .run(Script.RELEASE, part.keysFor(id), part.argv().add(id).add(receipt))
         .thenAccept(reply -> checkLease(reply, id));
   }
 

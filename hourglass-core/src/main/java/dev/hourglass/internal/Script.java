@@ -8,6 +8,7 @@ public enum Script {
   ACK("ack", true),
   NACK("nack", true),
   EXTEND("extend", true),
+  RELEASE("release", true),
   CANCEL("cancel", true),
   RESCHEDULE("reschedule", true),
   GET("get", true),

@@ -110,10 +110,33 @@ final class WorkerImpl implements Worker {
     try {
       handlers.execute(() -> handle(job));
     } catch (RuntimeException rejected) {
-      // The pool is shutting down: the job was never started; its lease brings it back.
+      // The pool is shutting down: the job was never started; hand its lease back.
       inFlight.decrementAndGet();
       freeSlots.release();
+      handBack(job);
     }
+  }
+
+  /** Returns a delivery that was never started to ready, without counting the attempt. */
+  void handBack(Delivery job) {
+    settling.incrementAndGet();
+    CompletableFuture<Void> call;
+    try {
+      call = queue.releaseAsync(job.id(), job.receipt());
+    } catch (RuntimeException e) {
+      call = CompletableFuture.failedFuture(e);
+    }
+    call.whenComplete(
+        (ok, error) -> {
+          if (error != null) {
+            log.warn(
+                "could not hand back job {} in {}; it comes back when its lease ends: {}",
+                job.id(),
+                queue.name(),
+                Failures.translate(error).getMessage());
+          }
+          settled();
+        });
   }
 
   private void handle(Delivery job) {

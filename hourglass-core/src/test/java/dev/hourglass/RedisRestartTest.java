@@ -1,0 +1,185 @@
+package dev.hourglass;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.hourglass.testing.RedisExtension;
+import dev.hourglass.testing.RedisServer;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Redis goes away under a running producer and a running worker, and comes back with its AOF
+ * ({@code appendfsync always}). Every enqueue that returned success must be delivered; calls during
+ * the outage fail fast with {@link RedisUnavailableException}; the worker, started once, resumes by
+ * itself. Invariant 1 (no loss) across restarts.
+ */
+class RedisRestartTest {
+  @RegisterExtension static RedisExtension redis = RedisExtension.persistent();
+
+  private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(2);
+
+  /** A failing call may take the command timeout; anything beyond this is a hang. */
+  private static final long FAIL_FAST_LIMIT_MS = COMMAND_TIMEOUT.toMillis() + 1500;
+
+  @AfterEach
+  void redisRunsAgain() {
+    redis.server().start(); // no-op when running; restores the server if a test failed mid-outage
+  }
+
+  @Test
+  void gracefulStopAndStartLosesNoAcknowledgedEnqueue() throws Exception {
+    survivesOutage(RedisServer::stop);
+  }
+
+  @Test
+  void sigkillAndStartLosesNoAcknowledgedEnqueue() throws Exception {
+    survivesOutage(RedisServer::kill);
+  }
+
+  private void survivesOutage(Consumer<RedisServer> outage) throws Exception {
+    RedisServer server = redis.server();
+    String queueName = "restart";
+    try (Hourglass hourglass =
+        Hourglass.builder()
+            .redisUri(server.uri())
+            .commandTimeout(COMMAND_TIMEOUT)
+            .connectTimeout(Duration.ofSeconds(1))
+            .build()) {
+      Queue queue = hourglass.queue(queueName);
+      Set<String> handled = ConcurrentHashMap.newKeySet();
+      Worker worker =
+          hourglass.worker(
+              queueName,
+              job -> handled.add(job.id()),
+              WorkerOptions.builder().concurrency(4).visibility(Duration.ofSeconds(3)).build());
+      Producer producer = new Producer(queue);
+      Thread producerThread = new Thread(producer, "restart-producer");
+      producerThread.start();
+      try {
+        await("producer warms up")
+            .atMost(Duration.ofSeconds(20))
+            .until(() -> producer.succeeded.size() >= 150);
+        await("worker handles jobs")
+            .atMost(Duration.ofSeconds(20))
+            .until(() -> handled.size() >= 50);
+
+        outage.accept(server);
+        int failuresBefore = producer.failures.get();
+        await("producer calls fail while Redis is down")
+            .atMost(Duration.ofSeconds(20))
+            .until(() -> producer.failures.get() >= failuresBefore + 20);
+        assertThat(server.isRunning()).isFalse();
+
+        server.start();
+        int succeededAtRestart = producer.succeeded.size();
+        await("producer resumes after restart")
+            .atMost(Duration.ofSeconds(20))
+            .until(() -> producer.succeeded.size() >= succeededAtRestart + 150);
+      } finally {
+        producer.stop = true;
+        producerThread.join(10_000);
+      }
+      assertThat(producer.slowestFailureMs.get())
+          .as("a failing call returns within the command timeout plus a margin (ms)")
+          .isLessThan(FAIL_FAST_LIMIT_MS);
+
+      Set<String> succeeded = Set.copyOf(producer.succeeded);
+      await("every acknowledged enqueue is handled by the same, never restarted worker")
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> handled.containsAll(succeeded));
+      assertThat(handled).containsAll(succeeded);
+
+      Set<String> possible = new HashSet<>(succeeded);
+      possible.addAll(producer.unknown);
+      possible.addAll(
+          producer.unexpectedIds); // not RedisUnavailableException: flagged below, outcome unknown
+      assertThat(handled)
+          .as(
+              "a job whose enqueue failed with outcomeUnknown=false was never sent, so it cannot exist")
+          .isSubsetOf(possible);
+
+      await("queue drains: nothing stuck inflight or ready")
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> queue.stats().total() == 0);
+      for (String id : possible) {
+        if (succeeded.contains(id)) {
+          continue;
+        }
+        assertThat(queue.get(id))
+            .as("unknown-outcome job %s is either handled or absent", id)
+            .isEmpty();
+      }
+      assertThat(worker.inFlight()).isZero();
+      System.out.printf(
+          "restart summary: succeeded %d, failed %d (unknown outcome %d), handled %d, slowest failure %d ms%n",
+          succeeded.size(),
+          producer.failures.get(),
+          producer.unknown.size(),
+          handled.size(),
+          producer.slowestFailureMs.get());
+      worker.close(Duration.ofSeconds(5));
+      assertThat(producer.unexpected)
+          .as(
+              "a lost connection must surface as RedisUnavailableException, never as another exception type")
+          .isEmpty();
+    }
+  }
+
+  /** Enqueues jobs with explicit ids, some due now, some with 0-500 ms delay, until stopped. */
+  private static final class Producer implements Runnable {
+    final Queue queue;
+    final Set<String> succeeded = ConcurrentHashMap.newKeySet();
+    final Set<String> unknown = ConcurrentHashMap.newKeySet();
+    final ConcurrentLinkedQueue<Throwable> unexpected = new ConcurrentLinkedQueue<>();
+    final Set<String> unexpectedIds = ConcurrentHashMap.newKeySet();
+    final AtomicInteger failures = new AtomicInteger();
+    final AtomicLong slowestFailureMs = new AtomicLong();
+    volatile boolean stop;
+    private int seq;
+
+    Producer(Queue queue) {
+      this.queue = queue;
+    }
+
+    @Override
+    public void run() {
+      while (!stop) {
+        String id = "job-" + seq++;
+        JobSpec.Builder spec = JobSpec.builder().id(id).payload(id);
+        if (seq % 2 == 0) {
+          spec.delay(Duration.ofMillis(ThreadLocalRandom.current().nextInt(501)));
+        }
+        long t0 = System.nanoTime();
+        try {
+          queue.enqueue(spec.build());
+          succeeded.add(id);
+        } catch (RedisUnavailableException e) {
+          failures.incrementAndGet();
+          slowestFailureMs.accumulateAndGet((System.nanoTime() - t0) / 1_000_000, Math::max);
+          if (e.outcomeUnknown()) {
+            unknown.add(id);
+          }
+        } catch (Throwable t) {
+          System.out.println("unexpected failure of enqueue " + id + ":");
+          t.printStackTrace(System.out);
+          unexpected.add(t);
+          unexpectedIds.add(id);
+        }
+        LockSupport.parkNanos(
+            Duration.ofMillis(3).toNanos()); // pace: a few hundred jobs per second
+      }
+    }
+  }
+}
