@@ -74,7 +74,8 @@ public interface Queue {
   JobInfo reschedule(String id, Instant runAt);
 
   /**
-   * Leases up to {@code max} ready jobs, oldest due first, without waiting. Runs the queue's
+   * Leases up to {@code max} ready jobs without waiting, oldest due first within a partition (a
+   * queue of several partitions is claimed from a rotating partition first). Runs the queue's
    * promoter in this process from the first call on, so due jobs keep becoming ready.
    *
    * @param visibility lease length for these deliveries, or null for each job's own

@@ -35,6 +35,7 @@ final class Promoter implements Runnable {
   private List<Long> upcomingSlots = List.of();
   // Guarded by signal: the server time this loop plans to wake at, and whether it was woken early.
   private long plannedWakeMs = Long.MAX_VALUE;
+  private long hintedDueMs = Long.MAX_VALUE;
   private boolean woken;
 
   Promoter(HourglassClient client, RedisQueue queue, PartitionRef part, String owner) {
@@ -59,11 +60,9 @@ final class Promoter implements Runnable {
    * sooner.
    */
   void hint(long dueMs) {
-    if (!leader) {
-      return;
-    }
     synchronized (signal) {
-      if (dueMs < plannedWakeMs) {
+      hintedDueMs = Math.min(hintedDueMs, dueMs);
+      if (leader && dueMs < plannedWakeMs) {
         woken = true;
         signal.notifyAll();
       }
@@ -76,6 +75,9 @@ final class Promoter implements Runnable {
     while (running) {
       try {
         client.promoters.checkSubscription();
+        synchronized (signal) {
+          hintedDueMs = Long.MAX_VALUE; // this pass sees every enqueue announced so far
+        }
         PromoteReply r = promoteOnce();
         failureBackoff = 50;
         leader = r.leader();
@@ -151,7 +153,8 @@ final class Promoter implements Runnable {
     long deadline = System.nanoTime() + Math.max(0, serverWakeMs - serverNowMs) * 1_000_000L;
     synchronized (signal) {
       plannedWakeMs = serverWakeMs;
-      woken = false;
+      // A hint that arrived during the pass (after its script read the partition) must not be lost.
+      woken = leader && hintedDueMs < serverWakeMs;
       try {
         while (running && !woken) {
           long leftNanos = deadline - System.nanoTime();

@@ -1,7 +1,8 @@
 -- claim: lease up to max ready jobs, oldest due first.
 -- KEYS[1..10] the partition keys; KEYS[11..10+S] every pool HASH of the partition, in index order.
 -- ARGV[1] pools S; ARGV[2] max jobs; ARGV[3] visibility ms for this claim (0 = each job's own);
---   ARGV[4] receipt prefix (random, from the client; the receipt is prefix .. '.' .. attempt).
+--   ARGV[4] receipt prefix (random, from the client; a job's receipt is prefix .. '-' .. its index in this claim
+--   .. '.' .. attempt, so no two deliveries share one).
 -- Reply: flat array: now ms, then per leased job: id, record, attempt (1-based), receipt, lease deadline ms.
 --   When nothing is ready the reply is { 0 }: an idle claim costs one ZPOPMIN.
 -- A job whose ttl has passed is dropped instead of leased. When ready jobs remain, one wake token is pushed so
@@ -30,7 +31,7 @@ for i = 1, #popped, 2 do
       local deadline = now + vis
       if earliest_deadline == nil or deadline < earliest_deadline then earliest_deadline = deadline end
       local attempt = j.attempts + 1
-      local receipt = prefix .. '.' .. attempt
+      local receipt = prefix .. '-' .. (leased + 1) .. '.' .. attempt
       redis.call('ZADD', K_INFLIGHT, deadline, id)
       redis.call('HSET', K_LEASES, id, receipt)
       reply[#reply + 1] = id

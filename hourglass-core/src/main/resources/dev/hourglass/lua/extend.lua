@@ -8,4 +8,5 @@ local refusal = lease_refusal(KEYS[FIRST_EXTRA_KEY], id, receipt)
 if refusal then return { refusal } end
 local deadline = now_ms() + tonumber(ARGV[4])
 redis.call('ZADD', K_INFLIGHT, deadline, id)
+lower_due(deadline) -- a shortened lease must still be swept on time
 return { OK, deadline }

@@ -5,7 +5,7 @@
 --   KEYS[1]  meta      HASH   pools (sub-pool count S); wm (watermark ms: due < wm lives in near, due >= wm in a
 --                             slot); due (no promoter work is needed before this time: every writer that adds earlier
 --                             work lowers it, so an idle promoter pass is one HMGET); lo, lu (promoter lock owner and
---                             the time its lock lapses)
+--                             the time its lock lapses); ret (dead-letter retention the last full pass applied)
 --   KEYS[2]  near      ZSET   id -> due ms, jobs due before the watermark
 --   KEYS[3]  slots     ZSET   slotStart -> slotStart, index of non-empty slot lists
 --   KEYS[4]  ready     ZSET   id -> due ms, due jobs waiting for a consumer (claimed oldest due first)
@@ -39,16 +39,16 @@ local function now_ms()
 end
 
 local POOLS = tonumber(ARGV[1])
-local M_WM, M_DUE, M_LOCK_OWNER, M_LOCK_UNTIL
+local M_WM, M_DUE, M_LOCK_OWNER, M_LOCK_UNTIL, M_RETENTION
 -- Reads the partition's meta hash once per script and checks the caller's pool count against it.
 local function load_meta(create)
-  local m = redis.call('HMGET', K_META, 'pools', 'wm', 'due', 'lo', 'lu')
+  local m = redis.call('HMGET', K_META, 'pools', 'wm', 'due', 'lo', 'lu', 'ret')
   if not m[1] then
     if create then redis.call('HSET', K_META, 'pools', POOLS) end
   elseif tonumber(m[1]) ~= POOLS then
     error({err = 'HG_LAYOUT partition has ' .. m[1] .. ' pools, caller assumed ' .. POOLS})
   end
-  M_WM, M_DUE, M_LOCK_OWNER, M_LOCK_UNTIL = tonumber(m[2]), tonumber(m[3]), m[4], tonumber(m[5])
+  M_WM, M_DUE, M_LOCK_OWNER, M_LOCK_UNTIL, M_RETENTION = tonumber(m[2]), tonumber(m[3]), m[4], tonumber(m[5]), m[6]
 end
 
 -- Promoter work is due at time t (a near job, a lease deadline, a ttl, a slot to load): lower meta.due to it.

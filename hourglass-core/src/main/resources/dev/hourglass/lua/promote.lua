@@ -20,9 +20,12 @@ end
 if M_LOCK_OWNER ~= owner or M_LOCK_UNTIL == nil or M_LOCK_UNTIL - now < lock_ms / 2 then
   redis.call('HSET', K_META, 'lo', owner, 'lu', now + lock_ms)
 end
-if M_DUE and M_DUE > now then
+-- Idle unless something is due or the retention settings changed since the last full pass.
+local retention = ARGV[6] .. ':' .. ARGV[7]
+if M_DUE and M_DUE > now and M_RETENTION == retention then
   return { 1, 0, 0, M_DUE, now, 0 }
 end
+if M_RETENTION ~= retention then redis.call('HSET', K_META, 'ret', retention) end
 
 local pool_base = FIRST_EXTRA_KEY
 local function pool_of(id) return KEYS[pool_base + pool_index(id)] end
