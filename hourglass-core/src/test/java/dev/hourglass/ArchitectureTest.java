@@ -4,6 +4,8 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.methods;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noFields;
 
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.lang.ArchRule;
@@ -14,6 +16,8 @@ import org.junit.jupiter.api.Test;
  * The arrows of the architecture: API -> internal only in bodies, core -> server and Spring never.
  */
 class ArchitectureTest {
+  static final DescribedPredicate<JavaClass> INTERNAL =
+      JavaClass.Predicates.resideInAPackage("dev.hourglass.internal..");
   static JavaClasses core;
 
   @BeforeAll
@@ -37,16 +41,10 @@ class ArchitectureTest {
             .and()
             .arePublic()
             .should()
-            .haveRawReturnType(
-                com.tngtech.archunit.base.DescribedPredicate.not(
-                    com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage(
-                        "dev.hourglass.internal..")))
+            .haveRawReturnType(DescribedPredicate.not(INTERNAL))
             .andShould()
             .haveRawParameterTypes(
-                com.tngtech.archunit.base.DescribedPredicate.not(
-                    com.tngtech.archunit.base.DescribedPredicate.anyElementThat(
-                        com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage(
-                            "dev.hourglass.internal.."))));
+                DescribedPredicate.not(DescribedPredicate.anyElementThat(INTERNAL)));
     rule.check(core);
   }
 
@@ -59,9 +57,7 @@ class ArchitectureTest {
         .and()
         .arePublic()
         .should()
-        .haveRawType(
-            com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage(
-                "dev.hourglass.internal.."))
+        .haveRawType(INTERNAL)
         .check(core);
   }
 
