@@ -48,6 +48,16 @@ public final class HourglassClient implements Hourglass {
   final RandomIds random;
   final IdGenerator ids;
   final Promoters promoters;
+
+  /** Runs follow-up work of Redis replies off Lettuce's event loop, where nothing may block. */
+  final java.util.concurrent.ExecutorService callbacks =
+      java.util.concurrent.Executors.newCachedThreadPool(
+          r -> {
+            Thread t = new Thread(r, "hourglass-callback");
+            t.setDaemon(true);
+            return t;
+          });
+
   private final ConcurrentMap<String, RedisQueue> queues = new ConcurrentHashMap<>();
   private final Set<WorkerImpl> workers = ConcurrentHashMap.newKeySet();
   private volatile boolean closed;
@@ -184,5 +194,6 @@ public final class HourglassClient implements Hourglass {
     }
     promoters.close();
     redis.close();
+    callbacks.shutdown();
   }
 }

@@ -66,12 +66,18 @@ public final class Keys {
     return first16 % pools;
   }
 
+  private static final ThreadLocal<MessageDigest> SHA1 =
+      ThreadLocal.withInitial(
+          () -> {
+            try {
+              return MessageDigest.getInstance("SHA-1");
+            } catch (NoSuchAlgorithmException e) {
+              throw new IllegalStateException("SHA-1 is required of every Java platform", e);
+            }
+          });
+
   private static byte[] sha1(byte[] bytes) {
-    try {
-      return MessageDigest.getInstance("SHA-1").digest(bytes);
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-1 is required of every Java platform", e);
-    }
+    return SHA1.get().digest(bytes); // digest() also resets it for the next use
   }
 
   /** Keys of one partition; {@code base} ends with the hash tag and a colon. */

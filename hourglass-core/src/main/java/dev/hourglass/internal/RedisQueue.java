@@ -47,6 +47,13 @@ final class RedisQueue implements Queue {
   private final String name;
   private final RedisDeadLetters dead;
   private final AtomicInteger claimCursor = new AtomicInteger();
+  // Per partition: concurrent single enqueues and acks share script calls (see CallBatcher).
+  private final Map<PartitionRef, CallBatcher<Prepared, EnqueueResult>> enqueueBatchers =
+      new java.util.concurrent.ConcurrentHashMap<>();
+  private final Map<PartitionRef, CallBatcher<String[], Void>> ackBatchers =
+      new java.util.concurrent.ConcurrentHashMap<>();
+  private static final int ENQUEUE_BATCH = 200;
+  private static final int ACK_BATCH = 500;
   private volatile Layout layout;
 
   /** The queue's settings as last read from Redis, with its partitions. */
@@ -260,9 +267,17 @@ final class RedisQueue implements Queue {
         .thenCompose(
             l -> {
               Prepared p = prepare(spec, l);
-              return send(l.partitionOf(p.id()), List.of(p));
-            })
-        .thenApply(list -> list.get(0));
+              PartitionRef part = l.partitionOf(p.id());
+              return enqueueBatchers
+                  .computeIfAbsent(
+                      part,
+                      k ->
+                          new CallBatcher<Prepared, EnqueueResult>(
+                              jobs -> send(k, jobs).thenApply(List::<Object>copyOf),
+                              client.callbacks,
+                              ENQUEUE_BATCH))
+                  .submit(p);
+            });
   }
 
   @Override
@@ -428,7 +443,13 @@ final class RedisQueue implements Queue {
         counters.merge(Reply.str(flat.get(i)), Reply.num(flat.get(i + 1)), Long::sum);
       }
     }
-    jobs = counters.getOrDefault("jobs", 0L);
+    // Every removal counts in exactly one of these counters (see prelude.lua).
+    jobs =
+        counters.getOrDefault("enqueued", 0L)
+            - counters.getOrDefault("acked", 0L)
+            - counters.getOrDefault("cancelled", 0L)
+            - counters.getOrDefault("expired", 0L)
+            - counters.getOrDefault("purged", 0L);
     return new QueueStats(
         name,
         l.partitions().size(),
@@ -509,13 +530,51 @@ final class RedisQueue implements Queue {
     Failures.await(ackAsync(id, receipt));
   }
 
+  /** Acks go through the partition's {@link CallBatcher}, so concurrent acks share script calls. */
   CompletableFuture<Void> ackAsync(String id, String receipt) {
     Names.id(id);
     Names.receipt(receipt);
-    PartitionRef part = layout().partitionOf(id);
+    return layoutAsync()
+        .thenCompose(
+            l ->
+                ackBatchers
+                    .computeIfAbsent(
+                        l.partitionOf(id),
+                        part ->
+                            new CallBatcher<String[], Void>(
+                                acks -> sendAcks(part, acks), client.callbacks, ACK_BATCH))
+                    .submit(new String[] {id, receipt}));
+  }
+
+  /** One ack script call for many (id, receipt) pairs; per pair null (acked) or the refusal. */
+  private CompletableFuture<List<Object>> sendAcks(PartitionRef part, List<String[]> acks) {
+    Args keys = part.fixedKeys();
+    Args argv = part.argv().add(acks.size());
+    for (String[] a : acks) {
+      keys.add(part.keys.pool(a[0], part.pools));
+      argv.add(a[0]).add(a[1]);
+    }
     return client
-        .run(Script.ACK, part.keysFor(id), part.argv().add(id).add(receipt))
-        .thenAccept(reply -> checkLease(reply, id));
+        .run(Script.ACK, keys, argv)
+        .thenApply(
+            reply -> {
+              List<Object> out = new ArrayList<>(acks.size());
+              for (int i = 0; i < acks.size(); i++) {
+                out.add(refusal((int) Reply.num(reply.get(i)), acks.get(i)[0]));
+              }
+              return out;
+            });
+  }
+
+  /** The exception for a lease-checked script's status, or null for ok. */
+  private RuntimeException refusal(int status, String id) {
+    return switch (status) {
+      case STATUS_OK -> null;
+      case STATUS_STALE -> new StaleReceiptException(name, id);
+      case STATUS_NOT_FOUND -> new JobNotFoundException(name, id);
+      default ->
+          new IllegalStateException("unexpected script status " + status + " for queue " + name);
+    };
   }
 
   /** Hands back a delivery that was never started: back to ready, the attempt not counted. */
@@ -596,15 +655,9 @@ final class RedisQueue implements Queue {
   }
 
   private void checkLease(List<Object> reply, String id) {
-    switch (Reply.status(reply)) {
-      case STATUS_OK:
-        return;
-      case STATUS_STALE:
-        throw new StaleReceiptException(name, id);
-      case STATUS_NOT_FOUND:
-        throw new JobNotFoundException(name, id);
-      default:
-        throw unexpected(reply);
+    RuntimeException refused = refusal(Reply.status(reply), id);
+    if (refused != null) {
+      throw refused;
     }
   }
 

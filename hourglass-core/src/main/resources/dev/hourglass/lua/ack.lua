@@ -1,12 +1,34 @@
--- ack: finish a delivery; the job is gone.
--- KEYS[1..10] the partition keys; KEYS[11] the job's pool HASH.
--- ARGV[1] pools S; ARGV[2] id; ARGV[3] receipt.
--- Reply: { status } 0 ok, 1 not found, 2 stale receipt (the job lives but this delivery no longer holds it).
-load_meta(false)
-local id, receipt = ARGV[2], ARGV[3]
-local pool_key = KEYS[FIRST_EXTRA_KEY]
-local refusal = lease_refusal(pool_key, id, receipt)
-if refusal then return { refusal } end
-drop(pool_key, id)
-redis.call('HINCRBY', K_STATS, 'acked', 1)
-return { OK }
+-- ack: finish deliveries; each job is gone. One call settles one or many jobs of the partition.
+-- KEYS[1..10] the partition keys; then KEYS[10+i] the pool HASH of job i (1-based, in ARGV order).
+-- ARGV[1] pools S; ARGV[2] count n; then per job i: ARGV[1+2i] id, ARGV[2+2i] receipt.
+-- Reply: per job, a status: 0 ok, 1 not found, 2 stale receipt (the job lives but this delivery no longer holds it).
+local n = tonumber(ARGV[2])
+local ids = {}
+for i = 1, n do ids[i] = ARGV[1 + 2 * i] end
+local current = redis.call('HMGET', K_LEASES, unpack(ids))
+local reply, done, by_pool, seen = {}, {}, {}, {}
+for i = 1, n do
+  local id, pool_key = ids[i], KEYS[10 + i]
+  if seen[id] then
+    reply[i] = NOT_FOUND -- acked earlier in this same call
+  elseif current[i] == ARGV[2 + 2 * i] then
+    seen[id] = true
+    reply[i] = OK
+    done[#done + 1] = id
+    local list = by_pool[pool_key]
+    if not list then list = {}; by_pool[pool_key] = list end
+    list[#list + 1] = id
+  elseif redis.call('HEXISTS', pool_key, id) == 1 then
+    reply[i] = STALE
+  else
+    reply[i] = NOT_FOUND
+  end
+end
+if #done > 0 then
+  for pool_key, list in pairs(by_pool) do redis.call('HDEL', pool_key, unpack(list)) end
+  redis.call('ZREM', K_INFLIGHT, unpack(done))
+  redis.call('HDEL', K_LEASES, unpack(done))
+  redis.call('ZREM', K_TTL, unpack(done))
+  redis.call('HINCRBY', K_STATS, 'acked', #done)
+end
+return reply

@@ -16,6 +16,7 @@ local now = now_ms()
 local earliest_deadline = nil
 local reply = { now }
 local leased, expired = 0, 0
+local inflight_args, lease_args = {}, {}
 for i = 1, #popped, 2 do
   local id = popped[i]
   local pool_key = KEYS[FIRST_EXTRA_KEY + pool_index(id)]
@@ -31,19 +32,26 @@ for i = 1, #popped, 2 do
       local deadline = now + vis
       if earliest_deadline == nil or deadline < earliest_deadline then earliest_deadline = deadline end
       local attempt = j.attempts + 1
-      local receipt = prefix .. '-' .. (leased + 1) .. '.' .. attempt
-      redis.call('ZADD', K_INFLIGHT, deadline, id)
-      redis.call('HSET', K_LEASES, id, receipt)
+      leased = leased + 1
+      local receipt = prefix .. '-' .. leased .. '.' .. attempt
+      inflight_args[#inflight_args + 1] = deadline
+      inflight_args[#inflight_args + 1] = id
+      lease_args[#lease_args + 1] = id
+      lease_args[#lease_args + 1] = receipt
       reply[#reply + 1] = id
       reply[#reply + 1] = rec
       reply[#reply + 1] = attempt
       reply[#reply + 1] = receipt
       reply[#reply + 1] = deadline
-      leased = leased + 1
     end
   end
 end
+if leased > 0 then
+  redis.call('ZADD', K_INFLIGHT, unpack(inflight_args))
+  redis.call('HSET', K_LEASES, unpack(lease_args))
+  lower_due(earliest_deadline)
+end
 if expired > 0 then redis.call('HINCRBY', K_STATS, 'expired', expired) end
-if earliest_deadline then lower_due(earliest_deadline) end
-if redis.call('ZCARD', K_READY) > 0 then wake(1) end
+-- A full claim may have left ready jobs behind: pass the wake-up on to another blocked consumer.
+if #popped / 2 == tonumber(ARGV[2]) and redis.call('ZCARD', K_READY) > 0 then wake(1) end
 return reply

@@ -5,4 +5,5 @@
 load_meta(false)
 local ids = redis.call('ZRANGE', K_DEAD, 0, tonumber(ARGV[2]) - 1)
 for _, id in ipairs(ids) do drop(KEYS[FIRST_EXTRA_KEY + pool_index(id)], id) end
+if #ids > 0 then redis.call('HINCRBY', K_STATS, 'purged', #ids) end
 return { OK, #ids }

@@ -18,38 +18,32 @@ for j = 0, n - 1 do
   local a = 5 + 8 * j
   local id = ARGV[a]
   local pool_key = KEYS[11 + 2 * j]
-  local existing = redis.call('HGET', pool_key, id)
-  if existing then
-    local e = decode(existing)
+  local due = tonumber(ARGV[a + 2])
+  if ARGV[a + 1] == 'd' then due = now + due end
+  local ttl = tonumber(ARGV[a + 6])
+  local expire = 0
+  if ttl > 0 then expire = now + ttl end
+  local rec = struct.pack(HEADER, 1, due, now, expire, 0, tonumber(ARGV[a + 4]), tonumber(ARGV[a + 5])) .. ARGV[a + 7]
+  if redis.call('HSETNX', pool_key, id, rec) == 0 then
+    local e = decode(redis.call('HGET', pool_key, id))
     reply[#reply + 1] = DUPLICATE
     reply[#reply + 1] = state_of(id)
     reply[#reply + 1] = e.due
   else
-    local due = tonumber(ARGV[a + 2])
-    if ARGV[a + 1] == 'd' then due = now + due end
-    local ttl = tonumber(ARGV[a + 6])
-    local expire = 0
-    if ttl > 0 then expire = now + ttl end
-    local rec = struct.pack(HEADER, 1, due, now, expire, 0, tonumber(ARGV[a + 4]), tonumber(ARGV[a + 5]))
-      .. ARGV[a + 7]
-    redis.call('HSET', pool_key, id, rec)
     if expire > 0 then
       redis.call('ZADD', K_TTL, expire, id)
       lower_due(expire)
     end
-    local state, new_head = place(id, due, now, KEYS[12 + 2 * j], tonumber(ARGV[a + 3]), lookahead)
+    local state, earlier = place(id, due, now, KEYS[12 + 2 * j], tonumber(ARGV[a + 3]), lookahead)
     if state == 'ready' then ready_count = ready_count + 1 end
-    if new_head and (earliest_head == nil or due < earliest_head) then earliest_head = due end
+    if earlier and (earliest_head == nil or due < earliest_head) then earliest_head = due end
     created = created + 1
     reply[#reply + 1] = OK
     reply[#reply + 1] = state
     reply[#reply + 1] = due
   end
 end
-if created > 0 then
-  redis.call('HINCRBY', K_STATS, 'jobs', created)
-  redis.call('HINCRBY', K_STATS, 'enqueued', created)
-end
+if created > 0 then redis.call('HINCRBY', K_STATS, 'enqueued', created) end
 wake(ready_count)
 if earliest_head then publish_head(channel, earliest_head) end
 return reply

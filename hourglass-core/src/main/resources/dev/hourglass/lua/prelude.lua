@@ -13,7 +13,8 @@
 --   KEYS[6]  leases    HASH   id -> receipt of the current delivery
 --   KEYS[7]  dead      ZSET   id -> time of death ms
 --   KEYS[8]  ttl       ZSET   id -> expiry ms, only jobs that have a ttl
---   KEYS[9]  stats     HASH   jobs (live records), enqueued, acked, retried, dead, expired, cancelled
+--   KEYS[9]  stats     HASH   counters: enqueued, acked, retried, dead, expired, cancelled, purged; live jobs are
+--                             enqueued - acked - cancelled - expired - purged (each removal counts exactly once)
 --   KEYS[10] wake      LIST   wake-up tokens consumers block on (hints only)
 -- Script-specific KEYS follow from KEYS[11].
 -- ARGV[1] is always the sub-pool count S the caller assumes; a mismatch with meta.pools is refused.
@@ -90,14 +91,9 @@ local function wake(n)
   if n > MAX_WAKE_TOKENS then n = MAX_WAKE_TOKENS end
   local tokens = {}
   for i = 1, n do tokens[i] = '1' end
-  redis.call('LPUSH', K_WAKE, unpack(tokens))
-  redis.call('LTRIM', K_WAKE, 0, MAX_WAKE_TOKENS - 1)
-end
-
-local function near_head()
-  local h = redis.call('ZRANGE', K_NEAR, 0, 0, 'WITHSCORES')
-  if h[2] then return tonumber(h[2]) end
-  return nil
+  if redis.call('LPUSH', K_WAKE, unpack(tokens)) > MAX_WAKE_TOKENS then
+    redis.call('LTRIM', K_WAKE, 0, MAX_WAKE_TOKENS - 1)
+  end
 end
 
 local function watermark(now)
@@ -109,8 +105,8 @@ end
 
 -- Puts a job with the given due time where it belongs: ready when due, near before the watermark, else the
 -- caller-declared slot list when that slot is valid (watermark <= slotStart <= due), else near. A slot is loaded
--- lookahead ms before it starts. Returns 'ready' or 'delayed', and whether it made a new, earlier head of near
--- (promoters must wake).
+-- lookahead ms before it starts. Returns 'ready' or 'delayed', and whether the job is due before any promoter work
+-- known so far (meta.due): then promoters must be woken.
 local function place(id, due, now, slot_key, slot_start, lookahead)
   if due <= now then
     redis.call('ZADD', K_READY, due, id)
@@ -118,18 +114,20 @@ local function place(id, due, now, slot_key, slot_start, lookahead)
   end
   local wm = watermark(now)
   if due >= wm and slot_key and slot_start >= wm and slot_start <= due then
-    redis.call('RPUSH', slot_key, struct.pack('<d', due) .. id)
-    redis.call('ZADD', K_SLOTS, slot_start, slot_start)
+    if redis.call('RPUSH', slot_key, struct.pack('<d', due) .. id) == 1 then
+      redis.call('ZADD', K_SLOTS, slot_start, slot_start)
+    end
     lower_due(slot_start - lookahead)
     return 'delayed', false
   end
-  local head = near_head()
   redis.call('ZADD', K_NEAR, due, id)
+  local earlier = M_DUE == nil or due < M_DUE
   lower_due(due)
-  return 'delayed', (head == nil or due < head)
+  return 'delayed', earlier
 end
 
--- Removes every trace of a job (slot entries excepted: they are skipped when their slot loads).
+-- Removes every trace of a job (slot entries excepted: they are skipped when their slot loads). The caller counts
+-- the removal in exactly one counter (acked, cancelled, expired or purged).
 local function drop(pool_key, id)
   redis.call('HDEL', pool_key, id)
   redis.call('ZREM', K_NEAR, id)
@@ -138,7 +136,6 @@ local function drop(pool_key, id)
   redis.call('HDEL', K_LEASES, id)
   redis.call('ZREM', K_DEAD, id)
   redis.call('ZREM', K_TTL, id)
-  redis.call('HINCRBY', K_STATS, 'jobs', -1)
 end
 
 -- Checks that the receipt holds the job's current lease: nil when it does, else the status to return

@@ -123,6 +123,7 @@ wake(moved + requeued)
 if dead_age > 0 then
   local old = redis.call('ZRANGEBYSCORE', K_DEAD, '-inf', now - dead_age, 'LIMIT', 0, budget)
   for _, id in ipairs(old) do drop(pool_of(id), id) end
+  if #old > 0 then redis.call('HINCRBY', K_STATS, 'purged', #old) end
   if #old == budget then more = 1 end
 end
 if dead_count > 0 then
@@ -131,6 +132,7 @@ if dead_count > 0 then
     if excess > budget then excess = budget; more = 1 end
     local oldest = redis.call('ZRANGE', K_DEAD, 0, excess - 1)
     for _, id in ipairs(oldest) do drop(pool_of(id), id) end
+    redis.call('HINCRBY', K_STATS, 'purged', #oldest)
   end
 end
 

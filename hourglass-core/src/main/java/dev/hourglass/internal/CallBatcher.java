@@ -1,0 +1,96 @@
+package dev.hourglass.internal;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.function.Function;
+
+/**
+ * Coalesces concurrent calls of one kind on one partition into few script calls, with no added
+ * delay: a call is sent at once when none of its kind is in flight; calls that arrive meanwhile
+ * wait and go together in the next script call (up to {@code maxBatch}). When idle it costs
+ * nothing; under load many small scripts become few large ones. Each item is still handled
+ * atomically by the one script call that carries it.
+ *
+ * @param <I> what one caller submits
+ * @param <R> what one caller gets back
+ */
+final class CallBatcher<I, R> {
+  /**
+   * Sends one batch; the reply holds, per item in order, either its result or the Throwable it
+   * failed with.
+   */
+  interface Sender<I> extends Function<List<I>, CompletableFuture<List<Object>>> {}
+
+  private final Sender<I> sender;
+  private final Executor callbacks;
+  private final int maxBatch;
+  private final ArrayDeque<Pending<I, R>> pending = new ArrayDeque<>(); // guarded by this
+  private boolean sending; // guarded by this
+
+  private record Pending<I, R>(I item, CompletableFuture<R> result) {}
+
+  CallBatcher(Sender<I> sender, Executor callbacks, int maxBatch) {
+    this.sender = sender;
+    this.callbacks = callbacks;
+    this.maxBatch = maxBatch;
+  }
+
+  CompletableFuture<R> submit(I item) {
+    Pending<I, R> p = new Pending<>(item, new CompletableFuture<>());
+    List<Pending<I, R>> batch = null;
+    synchronized (this) {
+      pending.add(p);
+      if (!sending) {
+        sending = true;
+        batch = drain();
+      }
+    }
+    if (batch != null) {
+      send(batch);
+    }
+    return p.result();
+  }
+
+  private List<Pending<I, R>> drain() {
+    List<Pending<I, R>> batch = new ArrayList<>(Math.min(pending.size(), maxBatch));
+    while (!pending.isEmpty() && batch.size() < maxBatch) {
+      batch.add(pending.poll());
+    }
+    return batch;
+  }
+
+  private void send(List<Pending<I, R>> batch) {
+    CompletableFuture<List<Object>> call;
+    try {
+      call = sender.apply(batch.stream().map(Pending::item).toList());
+    } catch (RuntimeException e) {
+      call = CompletableFuture.failedFuture(e);
+    }
+    // Off Lettuce's event loop: the next send may have to reconnect, which blocks.
+    call.whenCompleteAsync((results, error) -> complete(batch, results, error), callbacks);
+  }
+
+  @SuppressWarnings("unchecked")
+  private void complete(List<Pending<I, R>> batch, List<Object> results, Throwable error) {
+    for (int i = 0; i < batch.size(); i++) {
+      CompletableFuture<R> f = batch.get(i).result();
+      Object r = error == null ? results.get(i) : Failures.translate(error);
+      if (r instanceof Throwable t) {
+        f.completeExceptionally(t);
+      } else {
+        f.complete((R) r);
+      }
+    }
+    List<Pending<I, R>> next;
+    synchronized (this) {
+      next = pending.isEmpty() ? null : drain();
+      sending = next != null;
+    }
+    if (next != null) {
+      send(next);
+    }
+  }
+}
