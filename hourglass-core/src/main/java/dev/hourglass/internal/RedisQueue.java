@@ -402,7 +402,13 @@ final class RedisQueue implements Queue {
     List<Object> reply = client.call(Script.RESCHEDULE, keys, argv);
     switch (Reply.status(reply)) {
       case STATUS_OK:
-        return get(id).orElseThrow(() -> new JobNotFoundException(name, id));
+        // From the script's own reply: a consumer may take the job the moment the script ends.
+        return info(
+            id,
+            JobState.fromLabel(Reply.str(reply.get(1))),
+            RecordCodec.decode(Reply.bytes(reply.get(3))),
+            0,
+            0);
       case STATUS_NOT_FOUND:
         throw new JobNotFoundException(name, id);
       case STATUS_INFLIGHT:

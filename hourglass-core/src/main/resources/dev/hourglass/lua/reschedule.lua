@@ -2,7 +2,7 @@
 -- KEYS[1..10] the partition keys; KEYS[11] the job's pool HASH; KEYS[12] a candidate slot LIST.
 -- ARGV[1] pools S; ARGV[2] id; ARGV[3] mode ('d' delay | 'a' absolute); ARGV[4] time value ms;
 --   ARGV[5] candidate slot start ms; ARGV[6] promoter wake-up channel; ARGV[7] slot lookahead ms.
--- Reply: { status, state, due ms } with status 0 ok, 1 not found, 3 inflight, 5 dead.
+-- Reply: { status, state, due ms, the updated record } with status 0 ok, 1 not found, 3 inflight, 5 dead.
 load_meta(false)
 local id = ARGV[2]
 local pool_key = KEYS[FIRST_EXTRA_KEY]
@@ -14,10 +14,11 @@ local now = now_ms()
 local j = decode(rec)
 j.due = tonumber(ARGV[4])
 if ARGV[3] == 'd' then j.due = now + j.due end
-redis.call('HSET', pool_key, id, encode(j, rec))
+local updated = encode(j, rec)
+redis.call('HSET', pool_key, id, updated)
 redis.call('ZREM', K_NEAR, id)
 redis.call('ZREM', K_READY, id)
 local state, new_head = place(id, j.due, now, KEYS[FIRST_EXTRA_KEY + 1], tonumber(ARGV[5]), tonumber(ARGV[7]))
 if state == 'ready' then wake(1) end
 if new_head then publish_head(ARGV[6], j.due) end
-return { OK, state, j.due }
+return { OK, state, j.due, updated }
