@@ -7,18 +7,23 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The claim loop of a worker on one partition. It claims as many jobs as the worker has free
- * handler slots; when a claim comes back short, the partition has nothing ready, so it blocks on
- * the partition's wake list (BLPOP, on a connection of its own) until a producer or promoter pushes
- * a token or {@code idleWait} passes. It never spins.
+ * The claim loop of a worker on one partition. Each claim asks for as many jobs as the worker has
+ * free handler slots, and up to {@value #MAX_CLAIMS_IN_FLIGHT} claims may be in flight, so the
+ * round trip does not bound throughput. When a claim comes back short, the partition has nothing
+ * ready: the loop lets the claims in flight land, then blocks on the partition's wake list (BLPOP,
+ * on a connection of its own) until a producer or promoter pushes a token or {@code idleWait}
+ * passes. It never spins.
  */
 final class ClaimLoop implements Runnable {
   private static final Logger log = LoggerFactory.getLogger(ClaimLoop.class);
   private static final long MAX_FAILURE_BACKOFF_MS = 2000;
+  private static final int MAX_CLAIMS_IN_FLIGHT = 4;
 
   private final HourglassClient client;
   private final RedisQueue queue;
@@ -26,6 +31,10 @@ final class ClaimLoop implements Runnable {
   private final WorkerImpl worker;
   private final Thread thread;
   private final byte[] wakeKey;
+  private final Semaphore claimsInFlight = new Semaphore(MAX_CLAIMS_IN_FLIGHT);
+  // Set by claim replies, read by the loop: ready ran dry, or a claim failed.
+  private volatile boolean drained;
+  private volatile HourglassException failure;
   private volatile StatefulRedisConnection<byte[], byte[]> blocking;
 
   ClaimLoop(HourglassClient client, RedisQueue queue, PartitionRef part, WorkerImpl worker) {
@@ -45,55 +54,82 @@ final class ClaimLoop implements Runnable {
   @Override
   public void run() {
     long failureBackoff = 50;
-    while (worker.running()) {
-      int slots;
-      try {
-        slots = worker.acquireSlots(worker.options().maxClaim());
-      } catch (InterruptedException e) {
-        return;
-      }
-      List<Delivery> got;
-      try {
-        // Not interruptible: once the script ran, its leases must reach a handler or be handed
-        // back.
-        got =
-            Failures.awaitUninterruptibly(
-                queue.claimAsync(part, slots, worker.options().visibility()));
-        failureBackoff = 50;
-      } catch (HourglassException e) {
-        worker.releaseSlots(slots);
-        if (!worker.running()) {
-          return;
+    try {
+      while (worker.running()) {
+        if (drained || failure != null) {
+          awaitClaimsInFlight();
+          HourglassException failed = failure;
+          if (failed != null) {
+            failure = null;
+            log.warn(
+                "claim from {} failed, retrying in {} ms: {}",
+                queue.name(),
+                failureBackoff,
+                failed.getMessage());
+            Thread.sleep(failureBackoff);
+            failureBackoff = Math.min(failureBackoff * 2, MAX_FAILURE_BACKOFF_MS);
+            continue;
+          }
+          failureBackoff = 50;
+          drained = false;
+          awaitWake();
+          continue;
         }
-        log.warn(
-            "claim from {} failed, retrying in {} ms: {}",
-            queue.name(),
-            failureBackoff,
-            e.getMessage());
-        pause(failureBackoff);
-        failureBackoff = Math.min(failureBackoff * 2, MAX_FAILURE_BACKOFF_MS);
-        continue;
+        int slots = worker.acquireSlots(worker.options().maxClaim());
+        try {
+          claimsInFlight.acquire();
+        } catch (InterruptedException e) {
+          worker.releaseSlots(slots);
+          throw e;
+        }
+        queue
+            .claimAsync(part, slots, worker.options().visibility())
+            .whenCompleteAsync((got, error) -> claimed(slots, got, error), client.callbacks);
+      }
+    } catch (InterruptedException e) {
+      // stop() interrupts; claims in flight settle themselves in claimed()
+    }
+  }
+
+  /**
+   * A claim came back: dispatch its jobs (or hand them back when the worker is closing), return
+   * unused slots, and note when ready ran dry so the loop blocks for a wake-up instead of claiming
+   * again.
+   */
+  private void claimed(int slots, List<Delivery> got, Throwable error) {
+    try {
+      if (error != null) {
+        worker.releaseSlots(slots);
+        failure = Failures.translate(error);
+        return;
       }
       worker.releaseSlots(slots - got.size());
-      if (!worker.running()) {
-        got.forEach(worker::handBack); // closing: start nothing new, return the leases at once
-        worker.releaseSlots(got.size());
-        return;
+      if (got.size() < slots) {
+        drained = true;
       }
       for (Delivery d : got) {
-        worker.dispatch(d);
+        if (worker.running()) {
+          worker.dispatch(d);
+        } else {
+          worker.handBack(d); // closing: start nothing new, return the lease at once
+          worker.releaseSlots(1);
+        }
       }
-      if (got.size() < slots && worker.running()) {
-        awaitWake();
-      }
+    } finally {
+      claimsInFlight.release();
     }
+  }
+
+  private void awaitClaimsInFlight() throws InterruptedException {
+    claimsInFlight.acquire(MAX_CLAIMS_IN_FLIGHT);
+    claimsInFlight.release(MAX_CLAIMS_IN_FLIGHT);
   }
 
   /**
    * Blocks until a wake token arrives or idleWait passes. Failures end the wait early; the claim
    * retries.
    */
-  private void awaitWake() {
+  private void awaitWake() throws InterruptedException {
     Duration idle = worker.options().idleWait();
     try {
       StatefulRedisConnection<byte[], byte[]> c = blocking;
@@ -109,22 +145,16 @@ final class ClaimLoop implements Runnable {
     } catch (HourglassException | RedisException e) {
       if (worker.running()) {
         log.debug("wait for wake-up on {} ended early: {}", queue.name(), e.getMessage());
-        pause(100);
+        Thread.sleep(100);
       }
     }
   }
 
-  private void pause(long ms) {
-    try {
-      Thread.sleep(ms);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-  }
-
   /**
-   * Stops the loop: closes the blocking connection to end a BLPOP in progress, then waits for the
-   * thread.
+   * Stops the loop: closes the blocking connection to end a BLPOP in progress, interrupts a wait
+   * for a free slot, waits for the thread, then for claims still in flight: they land after the
+   * worker stopped running and hand their jobs back, and close() waits for those hand-backs.
+   * Bounded by the command timeout.
    */
   void stop() {
     StatefulRedisConnection<byte[], byte[]> c = blocking;
@@ -132,8 +162,12 @@ final class ClaimLoop implements Runnable {
       c.closeAsync();
     }
     thread.interrupt();
+    long waitMs = client.redis.commandTimeout().plusSeconds(1).toMillis();
     try {
-      thread.join(5000);
+      thread.join(waitMs);
+      if (claimsInFlight.tryAcquire(MAX_CLAIMS_IN_FLIGHT, waitMs, TimeUnit.MILLISECONDS)) {
+        claimsInFlight.release(MAX_CLAIMS_IN_FLIGHT);
+      }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
