@@ -20,7 +20,9 @@ import org.slf4j.LoggerFactory;
 final class Promoter implements Runnable {
   private static final Logger log = LoggerFactory.getLogger(Promoter.class);
   static final long SAFETY_SWEEP_MS = 1000;
-  static final long LOCK_MS = 2000;
+  // Renewed when half spent: with 1 s sweeps that is every other pass, so an idle leader writes
+  // every 2 s.
+  static final long LOCK_MS = 3000;
   private static final int BUDGET = 1000;
   private static final long MAX_FAILURE_BACKOFF_MS = 1000;
 

@@ -15,14 +15,14 @@ import java.util.List;
  * the end. Scripts write the header; the client sends the rest as the "tail".
  */
 public final class RecordCodec {
-  static final int HEADER_BYTES = 1 + 8 + 8 + 8 + 2 + 2 + 4;
+  static final int HEADER_BYTES = 1 + 6 + 6 + 6 + 2 + 2 + 4;
   private static final byte FIXED = 1;
   private static final byte EXPONENTIAL = 2;
   private static final byte SCHEDULE = 3;
 
   private RecordCodec() {}
 
-  /** A decoded record. */
+  /** A decoded record; {@code backoff} is null when the job uses its queue's default. */
   public record Decoded(
       long due,
       long created,
@@ -34,9 +34,12 @@ public final class RecordCodec {
       String lastError,
       byte[] payload) {}
 
-  /** The record after its header, for a new job: backoff, an empty last error, the payload. */
+  /**
+   * The record after its header, for a new job: its own backoff (null for the queue's default), an
+   * empty last error, the payload.
+   */
   static byte[] tail(Backoff backoff, byte[] payload) {
-    byte[] b = encodeBackoff(backoff);
+    byte[] b = backoff == null ? new byte[0] : encodeBackoff(backoff);
     ByteBuffer buf =
         ByteBuffer.allocate(1 + b.length + 2 + payload.length).order(ByteOrder.LITTLE_ENDIAN);
     buf.put((byte) b.length).put(b).putShort((short) 0).put(payload);
@@ -46,9 +49,9 @@ public final class RecordCodec {
   static Decoded decode(byte[] rec) {
     ByteBuffer buf = ByteBuffer.wrap(rec).order(ByteOrder.LITTLE_ENDIAN);
     buf.get(); // format 1
-    long due = (long) buf.getDouble();
-    long created = (long) buf.getDouble();
-    long expireAt = (long) buf.getDouble();
+    long due = int48(buf);
+    long created = int48(buf);
+    long expireAt = int48(buf);
     int attempts = Short.toUnsignedInt(buf.getShort());
     int maxAttempts = Short.toUnsignedInt(buf.getShort());
     long vis = Integer.toUnsignedLong(buf.getInt());
@@ -65,9 +68,16 @@ public final class RecordCodec {
         attempts,
         maxAttempts,
         vis,
-        decodeBackoff(b),
+        b.length == 0 ? null : decodeBackoff(b),
         new String(err, StandardCharsets.UTF_8),
         payload);
+  }
+
+  /** A little-endian signed 6-byte integer, as Lua's struct 'i6' writes it. */
+  private static long int48(ByteBuffer buf) {
+    long low = Integer.toUnsignedLong(buf.getInt());
+    long high = buf.getShort(); // sign-extends
+    return (high << 32) | low;
   }
 
   static byte[] encodeBackoff(Backoff backoff) {

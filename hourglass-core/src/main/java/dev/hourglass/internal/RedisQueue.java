@@ -188,7 +188,8 @@ final class RedisQueue implements Queue {
     }
     long slotMs = s.slotWidth().toMillis();
     long slotStart = Math.floorDiv(estimatedDue, slotMs) * slotMs;
-    Backoff backoff = spec.backoff().orElse(s.backoff());
+    Backoff backoff =
+        spec.backoff().orElse(null); // null: the queue's default, applied at retry time
     long ttl = spec.ttl().or(s::ttl).map(Duration::toMillis).orElse(0L);
     return new Prepared(
         id,
@@ -343,6 +344,14 @@ final class RedisQueue implements Queue {
             state == JobState.DEAD ? at : 0));
   }
 
+  /**
+   * The job's own backoff, or its queue's default. Reads the cached layout only (it is loaded
+   * before any job of the queue can be read), so it is safe on Lettuce's event loop.
+   */
+  private Backoff backoffOf(RecordCodec.Decoded r) {
+    return r.backoff() != null ? r.backoff() : layout.settings().backoff();
+  }
+
   JobInfo info(String id, JobState state, RecordCodec.Decoded r, long leaseUntil, long diedAt) {
     return new JobInfo(
         name,
@@ -356,7 +365,7 @@ final class RedisQueue implements Queue {
         leaseUntil > 0 ? Optional.of(Instant.ofEpochMilli(leaseUntil)) : Optional.empty(),
         diedAt > 0 ? Optional.of(Instant.ofEpochMilli(diedAt)) : Optional.empty(),
         Duration.ofMillis(r.visibilityMs()),
-        r.backoff(),
+        backoffOf(r),
         r.lastError().isEmpty() ? Optional.empty() : Optional.of(r.lastError()),
         r.payload());
   }
@@ -525,7 +534,7 @@ final class RedisQueue implements Queue {
               Instant.ofEpochMilli(r.due()),
               Instant.ofEpochMilli(r.created()),
               visibility != null ? visibility : Duration.ofMillis(r.visibilityMs()),
-              r.backoff(),
+              backoffOf(r),
               r.lastError().isEmpty() ? Optional.empty() : Optional.of(r.lastError())));
     }
     return out;

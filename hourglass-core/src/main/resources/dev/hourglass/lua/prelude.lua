@@ -19,9 +19,10 @@
 -- Script-specific KEYS follow from KEYS[11].
 -- ARGV[1] is always the sub-pool count S the caller assumes; a mismatch with meta.pools is refused.
 --
--- A job record (the pool HASH value) is: struct '<BdddHHI4' = format(1), due, created, expireAt (0 none),
--- attempts (finished attempts), maxAttempts, visibilityMs; then backoff (B length + bytes), lastError (H length +
--- bytes), then the payload bytes to the end. A slot list entry is struct '<d' due followed by the id.
+-- A job record (the pool HASH value) is: struct '<Bi6i6i6HHI4' (27 bytes) = format(1), due, created, expireAt
+-- (0 none), attempts (finished attempts), maxAttempts, visibilityMs; then backoff (B length + bytes; length 0 = the
+-- queue's default backoff), lastError (H length + bytes), then the payload bytes to the end. A slot list entry is
+-- struct '<i6' due followed by the id.
 --
 -- Status codes (first element of a reply, turned into typed errors in Java by ScriptStatus):
 --   0 ok, 1 not found, 2 stale receipt, 3 inflight, 4 duplicate id, 5 dead (wrong state)
@@ -31,7 +32,9 @@ local K_META, K_NEAR, K_SLOTS, K_READY, K_INFLIGHT, K_LEASES, K_DEAD, K_TTL, K_S
   KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9], KEYS[10]
 local FIRST_EXTRA_KEY = 11
 local OK, NOT_FOUND, STALE, INFLIGHT, DUPLICATE, DEAD = 0, 1, 2, 3, 4, 5
-local HEADER = '<BdddHHI4'
+local HEADER = '<Bi6i6i6HHI4'
+local SLOT_DUE = '<i6'
+local SLOT_DUE_BYTES = 6
 local MAX_WAKE_TOKENS = 16
 
 local function now_ms()
@@ -114,7 +117,7 @@ local function place(id, due, now, slot_key, slot_start, lookahead)
   end
   local wm = watermark(now)
   if due >= wm and slot_key and slot_start >= wm and slot_start <= due then
-    if redis.call('RPUSH', slot_key, struct.pack('<d', due) .. id) == 1 then
+    if redis.call('RPUSH', slot_key, struct.pack(SLOT_DUE, due) .. id) == 1 then
       redis.call('ZADD', K_SLOTS, slot_start, slot_start)
     end
     lower_due(slot_start - lookahead)

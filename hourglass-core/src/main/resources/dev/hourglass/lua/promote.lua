@@ -82,8 +82,8 @@ while true do
   end
   local entries = redis.call('LRANGE', slot_key, 0, budget - loaded - 1)
   for _, e in ipairs(entries) do
-    local due = struct.unpack('<d', e)
-    local id = string.sub(e, 9)
+    local due = struct.unpack(SLOT_DUE, e)
+    local id = string.sub(e, SLOT_DUE_BYTES + 1)
     local rec = redis.call('HGET', pool_of(id), id)
     -- Skip entries left behind by cancel or reschedule: the record must still be delayed at this due time.
     if rec and decode(rec).due == due and state_of(id) == 'delayed' then

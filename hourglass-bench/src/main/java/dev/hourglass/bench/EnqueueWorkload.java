@@ -1,0 +1,56 @@
+package dev.hourglass.bench;
+
+/**
+ * Enqueue throughput: single async enqueues with a bounded window in flight, then batches. Jobs are
+ * due in 30 minutes, so nothing is delivered meanwhile; the batch phase starts with the single
+ * phase's jobs still pending, on both systems alike.
+ */
+final class EnqueueWorkload implements Workload {
+  private static final int DEFAULT_JOBS = 100_000;
+  private static final long DELAY_MS = 30 * 60_000L;
+
+  @Override
+  public String name() {
+    return "enqueue";
+  }
+
+  @Override
+  public int warmupJobs(Options o) {
+    return o.warmupJobs(o.jobs(DEFAULT_JOBS));
+  }
+
+  @Override
+  public Fields run(SystemUnderTest sut, RedisTarget redis, Options o) throws Exception {
+    int jobs = o.jobs(DEFAULT_JOBS);
+    Payloads payloads = new Payloads(o.payloadBytes(), o.seed());
+    long due = System.currentTimeMillis() + DELAY_MS;
+
+    long start = System.nanoTime();
+    Producer.singles(sut, jobs, o.window(), i -> payloads.job(due, i));
+    double single = jobs / seconds(start);
+
+    start = System.nanoTime();
+    Producer.batches(sut, jobs, o.batchSize(), i -> payloads.job(due, jobs + i), done -> {});
+    double batch = jobs / seconds(start);
+
+    return new Fields()
+        .put("jobs", jobs)
+        .put("payload_bytes", o.payloadBytes())
+        .put("window", o.window())
+        .rate("single_jobs_per_s", single)
+        .put("batch_size", o.batchSize())
+        .rate("batch_jobs_per_s", batch)
+        .put("batch_method", sut.batchMethod());
+  }
+
+  private static double seconds(long startNanos) {
+    return (System.nanoTime() - startNanos) / 1e9;
+  }
+
+  @Override
+  public Fields ratio(Fields h, Fields r) {
+    return new Fields()
+        .ratio("single_x_faster", h.num("single_jobs_per_s"), r.num("single_jobs_per_s"))
+        .ratio("batch_x_faster", h.num("batch_jobs_per_s"), r.num("batch_jobs_per_s"));
+  }
+}

@@ -1,0 +1,57 @@
+package dev.hourglass.bench;
+
+import dev.hourglass.bench.Payloads.Job;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
+
+/**
+ * One delay queue under test, bound to one queue name on one Redis. The workloads drive every
+ * system only through this interface, so both sides run the same code except what the APIs force.
+ */
+interface SystemUnderTest extends AutoCloseable {
+
+  /**
+   * Opens {@code system} (one of {@link Options#SYSTEMS}) on {@code redisUri}, queue {@code queue}.
+   */
+  static SystemUnderTest open(String system, String redisUri, String queue) {
+    return switch (system) {
+      case "hourglass" -> new HourglassSystem(redisUri, queue);
+      case "redisson" -> new RedissonSystem(redisUri, queue);
+      default -> throw new IllegalArgumentException("unknown system " + system);
+    };
+  }
+
+  /** The name printed in RESULT lines. */
+  String name();
+
+  /** Enqueues one job; the future completes once Redis holds it. */
+  CompletableFuture<?> enqueueAsync(Job job);
+
+  /** Enqueues jobs by the system's batch path; returns once Redis holds all of them. */
+  void enqueueBatch(List<Job> jobs);
+
+  /** How {@link #enqueueBatch} works, as a RESULT value (no spaces). */
+  String batchMethod();
+
+  /**
+   * Starts {@code consumers} consumers that hand each delivered job's payload to {@code sink} and
+   * acknowledge it (for Redisson, taking it off the queue is all there is). Closing the returned
+   * handle stops them.
+   */
+  AutoCloseable consume(int consumers, Consumer<byte[]> sink);
+
+  /**
+   * Starts {@code count} consumers the way an application with {@code count} idle consumers has
+   * them. By default the same as {@link #consume}.
+   */
+  default AutoCloseable idleConsumers(int count) {
+    return consume(count, payload -> {});
+  }
+
+  /** A note for the RESULT line on what an idle consumer is here (no spaces). */
+  String idleConsumerKind();
+
+  @Override
+  void close();
+}

@@ -1,0 +1,35 @@
+package dev.hourglass.bench;
+
+/** One benchmark workload; it runs on one system at a time, on a freshly flushed Redis. */
+interface Workload {
+
+  static Workload named(String name) {
+    return switch (name) {
+      case "enqueue" -> new EnqueueWorkload();
+      case "e2e" -> new E2eWorkload();
+      case "memory" -> new MemoryWorkload();
+      case "scale" -> new ScaleWorkload();
+      case "idle" -> new IdleWorkload();
+      default -> throw new IllegalArgumentException("unknown workload " + name);
+    };
+  }
+
+  String name();
+
+  /** Runs the workload on {@code sut} and returns the fields of its RESULT line. */
+  Fields run(SystemUnderTest sut, RedisTarget redis, Options options) throws Exception;
+
+  /**
+   * The fields of the RATIO line, each named {@code *_x_faster} (hourglass / redisson) or {@code
+   * *_x_lower} (redisson / hourglass), so that above 1 always means Hourglass does better.
+   */
+  Fields ratio(Fields hourglass, Fields redisson);
+
+  /**
+   * Jobs of an unreported run of this workload, on a scratch queue, before the measured one: it
+   * warms the JIT of both clients alike. 0 for none.
+   */
+  default int warmupJobs(Options options) {
+    return 0;
+  }
+}

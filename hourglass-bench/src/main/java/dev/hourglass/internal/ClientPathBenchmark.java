@@ -1,0 +1,136 @@
+package dev.hourglass.internal;
+
+import dev.hourglass.Backoff;
+import dev.hourglass.JobSpec;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * JMH micro-benchmarks of the client-side work Hourglass does per job before and after Redis: the
+ * spec, the id, the pool choice, the record encoding and decoding, the script arguments. Lives in
+ * {@code dev.hourglass.internal} to reach the package-private codec and argument builder; it
+ * mirrors {@code RedisQueue.prepare} and {@code RedisQueue.send}, so keep it in step with them.
+ *
+ * <p>Run: {@code hourglass-bench/run jmh ClientPathBenchmark} (any JMH options after {@code jmh}).
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(1)
+public class ClientPathBenchmark {
+  private static final int POOLS = 32;
+  private static final long SLOT_MS = 60_000;
+
+  @Param({"120"})
+  public int payloadBytes;
+
+  private byte[] payload;
+  private Backoff backoff;
+  private RandomIds ids;
+  private String id;
+  private byte[] tail;
+  private byte[] record;
+  private PartitionRef partition;
+  private long due;
+
+  @Setup
+  public void setUp() {
+    payload = new byte[payloadBytes];
+    new Random(1).nextBytes(payload);
+    backoff = Backoff.exponential(Duration.ofSeconds(1), Duration.ofHours(1), 0.2);
+    ids = new RandomIds(Clock.systemUTC());
+    id = ids.newId();
+    tail = RecordCodec.tail(backoff, payload);
+    record = fullRecord(tail);
+    partition = new PartitionRef(new Keys("hg"), "bench", 0, POOLS);
+    due = System.currentTimeMillis() + 3_600_000;
+  }
+
+  /** What the script prepends: the 33-byte header, here zeros, so that decode has a record. */
+  private static byte[] fullRecord(byte[] tail) {
+    byte[] rec = new byte[RecordCodec.HEADER_BYTES + tail.length];
+    rec[0] = 1;
+    System.arraycopy(tail, 0, rec, RecordCodec.HEADER_BYTES, tail.length);
+    return rec;
+  }
+
+  /** The public path a producer takes: a JobSpec with payload and due time. */
+  @Benchmark
+  public JobSpec jobSpecBuild() {
+    return JobSpec.builder().payload(payload).runAt(Instant.ofEpochMilli(due)).build();
+  }
+
+  /** A new job id (SecureRandom plus a time prefix), made for every job without an id. */
+  @Benchmark
+  public String newId() {
+    return ids.newId();
+  }
+
+  /** The pool a job id lives in: SHA-1 of the id, per enqueue, get, cancel, ack. */
+  @Benchmark
+  public int poolIndex() {
+    return Keys.poolIndex(id, POOLS);
+  }
+
+  /** The record tail sent with every enqueue: backoff, empty last error, payload. */
+  @Benchmark
+  public byte[] recordTail() {
+    return RecordCodec.tail(backoff, payload);
+  }
+
+  /** Decoding a record, once per delivered job. */
+  @Benchmark
+  public RecordCodec.Decoded recordDecode() {
+    return RecordCodec.decode(record);
+  }
+
+  /** KEYS and ARGV of a one-job enqueue, as RedisQueue.send builds them. */
+  @Benchmark
+  public byte[][][] enqueueArgs() {
+    long slotStart = Math.floorDiv(due, SLOT_MS) * SLOT_MS;
+    Args keys = partition.fixedKeys();
+    Args argv = partition.argv().add(1).add(partition.channel()).add(SLOT_MS);
+    keys.add(partition.keys.pool(id, POOLS)).add(partition.keys.slot(slotStart));
+    argv.add(id).add("a").add(due).add(slotStart).add(5).add(30_000).add(0).add(tail);
+    return new byte[][][] {keys.toArray(), argv.toArray()};
+  }
+
+  /** KEYS and ARGV of a claim: the fixed keys plus every pool of the partition. */
+  @Benchmark
+  public byte[][][] claimArgs() {
+    Args keys = partition.keysWithAllPools();
+    Args argv = partition.argv().add(100).add(30_000).add(ids.token());
+    return new byte[][][] {keys.toArray(), argv.toArray()};
+  }
+
+  /** Everything the client does for one enqueue before the bytes go to Lettuce. */
+  @Benchmark
+  public byte[][][] enqueuePrepareAll() {
+    JobSpec spec = jobSpecBuild();
+    String newId = ids.newId();
+    long runAt = spec.runAt().orElseThrow().toEpochMilli();
+    long slotStart = Math.floorDiv(runAt, SLOT_MS) * SLOT_MS;
+    byte[] t = RecordCodec.tail(backoff, spec.payload());
+    Args keys = partition.fixedKeys();
+    Args argv = partition.argv().add(1).add(partition.channel()).add(SLOT_MS);
+    keys.add(partition.keys.pool(newId, POOLS)).add(partition.keys.slot(slotStart));
+    argv.add(newId).add("a").add(runAt).add(slotStart).add(5).add(30_000).add(0).add(t);
+    return new byte[][][] {keys.toArray(), argv.toArray()};
+  }
+}

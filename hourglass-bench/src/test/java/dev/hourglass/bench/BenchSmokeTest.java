@@ -1,0 +1,102 @@
+package dev.hourglass.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Every workload at a tiny size on both systems, each on its own embedded Redis: the output lines
+ * parse and every job is delivered. Keeps the harness from rotting; the figures are not checked.
+ */
+class BenchSmokeTest {
+
+  @Test
+  void enqueue() throws Exception {
+    List<Map<String, String>> results = run("enqueue", "--jobs", "1000", "--warmup-jobs", "200");
+    for (Map<String, String> r : results) {
+      assertThat(Double.parseDouble(r.get("single_jobs_per_s"))).isPositive();
+      assertThat(Double.parseDouble(r.get("batch_jobs_per_s"))).isPositive();
+    }
+  }
+
+  @Test
+  void e2e() throws Exception {
+    List<Map<String, String>> results =
+        run("e2e", "--jobs", "1000", "--max-delay-ms", "300", "--warmup-jobs", "0");
+    for (Map<String, String> r : results) {
+      assertThat(r).containsEntry("delivered", "1000").containsEntry("timed_out", "false");
+      assertThat(r).containsEntry("duplicates", "0").containsEntry("foreign", "0");
+      assertThat(Long.parseLong(r.get("lateness_max_ms"))).isNotNegative();
+    }
+  }
+
+  @Test
+  void memory() throws Exception {
+    for (Map<String, String> r : run("memory", "--jobs", "2000")) {
+      assertThat(Double.parseDouble(r.get("bytes_per_job"))).isPositive();
+    }
+  }
+
+  @Test
+  void scale() throws Exception {
+    List<Map<String, String>> results =
+        run(
+            "scale",
+            "--jobs",
+            "3000",
+            "--redisson-cap",
+            "2000",
+            "--burst-jobs",
+            "500",
+            "--max-delay-ms",
+            "300");
+    assertThat(results.get(0)).containsEntry("jobs", "3000");
+    assertThat(results.get(1)).containsEntry("jobs", "2000").containsEntry("capped_from", "3000");
+    for (Map<String, String> r : results) {
+      assertThat(r).containsEntry("burst_delivered", "500").containsEntry("burst_foreign", "0");
+      assertThat(r.get("fill_tenths_jobs_per_s").split("/")).hasSize(10);
+      assertThat(Long.parseLong(r.get("largest_key_bytes"))).isPositive();
+    }
+  }
+
+  @Test
+  void idle() throws Exception {
+    for (Map<String, String> r : run("idle", "--seconds", "1", "--consumers", "3")) {
+      assertThat(r).containsEntry("consumers", "3");
+      assertThat(Double.parseDouble(r.get("commands_per_s"))).isNotNegative();
+    }
+  }
+
+  /** Runs the workload on both systems; returns the RESULT fields, Hourglass first. */
+  private static List<Map<String, String>> run(String... args) throws Exception {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
+      new Bench(Options.parse(args), out).run();
+    }
+    String workload = args[0];
+    List<Map<String, String>> results = new ArrayList<>();
+    Map<String, String> ratio = null;
+    for (String line : bytes.toString(StandardCharsets.UTF_8).split("\n")) {
+      if (line.startsWith("RESULT ")) {
+        results.add(Fields.parse(line));
+      } else if (line.startsWith("RATIO ")) {
+        ratio = Fields.parse(line);
+      } else {
+        assertThat(line).as("every other line is a comment").startsWith("#");
+      }
+    }
+    assertThat(results).hasSize(2);
+    assertThat(results.get(0)).containsEntry("system", "hourglass");
+    assertThat(results.get(1)).containsEntry("system", "redisson");
+    results.forEach(r -> assertThat(r).containsEntry("workload", workload));
+    assertThat(ratio).isNotNull().containsEntry("workload", workload);
+    assertThat(ratio.keySet()).anyMatch(k -> k.endsWith("_x_faster") || k.endsWith("_x_lower"));
+    return results;
+  }
+}

@@ -1,0 +1,60 @@
+package dev.hourglass.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
+
+class OptionsTest {
+
+  @Test
+  void parsesValuesInBothForms() throws Exception {
+    Options o =
+        Options.parse(
+            "e2e", "--jobs", "1_000", "--consumers=8", "--systems", "redisson", "--seed", "-3");
+    assertThat(o.workload()).isEqualTo("e2e");
+    assertThat(o.jobs(5)).isEqualTo(1000);
+    assertThat(o.consumers(4)).isEqualTo(8);
+    assertThat(o.systems()).containsExactly("redisson");
+    assertThat(o.seed()).isEqualTo(-3);
+    assertThat(o.payloadBytes()).isEqualTo(120);
+  }
+
+  @Test
+  void delaysFollowTheOneGiven() throws Exception {
+    assertThat(Options.parse("e2e").delays(1000, 3000)).isEqualTo(new Options.Delays(1000, 3000));
+    assertThat(Options.parse("e2e", "--min-delay-ms", "0", "--max-delay-ms", "0").delays(1, 3))
+        .isEqualTo(new Options.Delays(0, 0));
+    assertThat(Options.parse("e2e", "--max-delay-ms", "0").delays(1000, 3000))
+        .isEqualTo(new Options.Delays(0, 0));
+    assertThat(Options.parse("e2e", "--min-delay-ms", "5000").delays(1000, 3000))
+        .isEqualTo(new Options.Delays(5000, 5000));
+  }
+
+  @Test
+  void refusesBadCommandLines() {
+    assertThatThrownBy(() -> Options.parse()).hasMessageContaining("no workload");
+    assertThatThrownBy(() -> Options.parse("nope")).hasMessageContaining("unknown workload");
+    assertThatThrownBy(() -> Options.parse("e2e", "--bogus", "1"))
+        .isInstanceOf(Options.UsageException.class)
+        .hasMessageContaining("unknown option --bogus");
+    assertThatThrownBy(() -> Options.parse("e2e", "--jobs")).hasMessageContaining("needs a value");
+    assertThatThrownBy(() -> Options.parse("e2e", "--jobs", "ten"))
+        .hasMessageContaining("whole number");
+    assertThatThrownBy(() -> Options.parse("e2e", "--jobs", "0")).hasMessageContaining("between");
+    assertThatThrownBy(() -> Options.parse("e2e", "--payload-bytes", "8"))
+        .hasMessageContaining("between 12");
+    assertThatThrownBy(() -> Options.parse("e2e", "--systems", "hourglass,bull"))
+        .hasMessageContaining("unknown system 'bull'");
+    assertThatThrownBy(() -> Options.parse("e2e", "--min-delay-ms", "9", "--max-delay-ms", "1"))
+        .hasMessageContaining("above");
+    assertThatThrownBy(() -> Options.parse("e2e", "--redis", "localhost:6379"))
+        .hasMessageContaining("redis://");
+    assertThatThrownBy(() -> Options.parse("e2e", "idle")).hasMessageContaining("unexpected");
+  }
+
+  @Test
+  void helpNeedsNothingElse() throws Exception {
+    assertThat(Options.parse("--help").help()).isTrue();
+  }
+}
