@@ -69,8 +69,7 @@ final class CallBatcher<I, R> {
     } catch (RuntimeException e) {
       call = CompletableFuture.failedFuture(e);
     }
-    // Off Lettuce's event loop: the next send may have to reconnect, which blocks.
-    call.whenCompleteAsync((results, error) -> complete(batch, results, error), callbacks);
+    call.whenComplete((results, error) -> complete(batch, results, error));
   }
 
   @SuppressWarnings("unchecked")
@@ -90,7 +89,10 @@ final class CallBatcher<I, R> {
       sending = next != null;
     }
     if (next != null) {
-      send(next);
+      // Off Lettuce's event loop, where this usually runs: the next send may have to reconnect,
+      // which blocks.
+      List<Pending<I, R>> following = next;
+      callbacks.execute(() -> send(following));
     }
   }
 }

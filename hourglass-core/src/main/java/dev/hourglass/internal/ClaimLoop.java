@@ -84,7 +84,7 @@ final class ClaimLoop implements Runnable {
         }
         queue
             .claimAsync(part, slots, worker.options().visibility())
-            .whenCompleteAsync((got, error) -> claimed(slots, got, error), client.callbacks);
+            .whenComplete((got, error) -> claimed(slots, got, error));
       }
     } catch (InterruptedException e) {
       // stop() interrupts; claims in flight settle themselves in claimed()
@@ -92,9 +92,9 @@ final class ClaimLoop implements Runnable {
   }
 
   /**
-   * A claim came back: dispatch its jobs (or hand them back when the worker is closing), return
-   * unused slots, and note when ready ran dry so the loop blocks for a wake-up instead of claiming
-   * again.
+   * A claim came back (on Lettuce's event loop: nothing here may block): dispatch its jobs (or hand
+   * them back when the worker is closing), return unused slots, and note when ready ran dry so the
+   * loop blocks for a wake-up instead of claiming again.
    */
   private void claimed(int slots, List<Delivery> got, Throwable error) {
     try {
@@ -109,9 +109,11 @@ final class ClaimLoop implements Runnable {
       }
       for (Delivery d : got) {
         if (worker.running()) {
-          worker.dispatch(d);
+          worker.dispatch(d); // hands the job to a handler thread; never blocks
         } else {
-          worker.handBack(d); // closing: start nothing new, return the lease at once
+          // Closing: start nothing new, return the lease at once (off the event loop: it may
+          // reconnect).
+          client.callbacks.execute(() -> worker.handBack(d));
           worker.releaseSlots(1);
         }
       }

@@ -113,7 +113,7 @@ final class WorkerImpl implements Worker {
       // The pool is shutting down: the job was never started; hand its lease back.
       inFlight.decrementAndGet();
       freeSlots.release();
-      handBack(job);
+      client.callbacks.execute(() -> handBack(job)); // may run on the event loop: hand back off it
     }
   }
 
