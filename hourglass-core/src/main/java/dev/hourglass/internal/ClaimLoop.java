@@ -99,14 +99,17 @@ final class ClaimLoop implements Runnable {
   private void claimed(int slots, List<Delivery> got, Throwable error) {
     try {
       if (error != null) {
+        failure = Failures.translate(error); // before freeing slots, as with drained below
         worker.releaseSlots(slots);
-        failure = Failures.translate(error);
         return;
       }
-      worker.releaseSlots(slots - got.size());
+      // Mark the drain before freeing slots: the loop wakes on free slots and must see it, or it
+      // would send
+      // more claims into an empty partition before blocking.
       if (got.size() < slots) {
         drained = true;
       }
+      worker.releaseSlots(slots - got.size());
       for (Delivery d : got) {
         if (worker.running()) {
           worker.dispatch(d); // hands the job to a handler thread; never blocks
