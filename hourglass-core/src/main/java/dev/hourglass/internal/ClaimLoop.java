@@ -82,6 +82,14 @@ final class ClaimLoop implements Runnable {
           worker.releaseSlots(slots);
           throw e;
         }
+        if (drained || failure != null) {
+          // A claim landed while this loop waited for slots and found the partition empty (or
+          // failed): do not
+          // send another one into it; go back and wait.
+          claimsInFlight.release();
+          worker.releaseSlots(slots);
+          continue;
+        }
         queue
             .claimAsync(part, slots, worker.options().visibility())
             .whenComplete((got, error) -> claimed(slots, got, error));

@@ -40,7 +40,9 @@ final class RedisQueue implements Queue {
   static final int STATUS_DEAD = 5;
 
   private static final int BATCH_CHUNK = 500;
-  private static final long SETTINGS_REFRESH_MS = 5_000;
+  // Settings change rarely; each refresh is a script call, and the promoter reads them on every
+  // pass.
+  private static final long SETTINGS_REFRESH_MS = 30_000;
   private static final int MAX_ERROR_CHARS = 4096;
 
   private final HourglassClient client;
@@ -82,7 +84,7 @@ final class RedisQueue implements Queue {
 
   /**
    * The queue's layout, read from Redis (creating the queue with the client's defaults) when older
-   * than 5 s.
+   * than 30 s.
    */
   Layout layout() {
     return Failures.await(layoutAsync());
