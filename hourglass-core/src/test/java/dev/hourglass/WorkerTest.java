@@ -119,12 +119,13 @@ class WorkerTest extends HourglassTestBase {
     long before = totalCommands();
     QueueOperationsTest.sleep(10_000);
     long perSecond = (totalCommands() - before) / 10;
-    // Counted as Redis counts them, commands inside scripts included: 10 workers each BLPOP + an
-    // empty claim
-    // (EVALSHA + ZPOPMIN) per 30 s, the promoter's idle sweep (EVALSHA + HMGET + TIME, a lock
-    // refresh every
-    // other second) per second, and the INFO calls of this test.
-    assertThat(perSecond).isLessThanOrEqualTo(6);
+    // Counted as Redis counts them, commands inside scripts included. In this 10 s window the
+    // workers sit in
+    // BLPOP (30 s idleWait) and cost nothing; the promoter's idle sweep costs EVALSHA + HMGET +
+    // TIME per second
+    // plus a lock renewal every other second; the test's own INFO calls add 2. The target is 5 per
+    // second.
+    assertThat(perSecond).isLessThanOrEqualTo(5);
     System.out.println("idle: 10 workers + promoter = " + perSecond + " Redis commands/s");
     workers.forEach(Worker::close);
   }
