@@ -29,30 +29,6 @@ public final class Failures {
     }
   }
 
-  /**
-   * Waits for a future without giving up on interruption: for calls whose effect the caller must
-   * learn, such as a claim that may already have leased jobs. Bounded by the command timeout. The
-   * interrupt flag is restored.
-   */
-  public static <T> T awaitUninterruptibly(CompletableFuture<T> future) {
-    boolean interrupted = false;
-    try {
-      while (true) {
-        try {
-          return future.get();
-        } catch (InterruptedException e) {
-          interrupted = true;
-        } catch (ExecutionException e) {
-          throw translate(e.getCause());
-        }
-      }
-    } finally {
-      if (interrupted) {
-        Thread.currentThread().interrupt();
-      }
-    }
-  }
-
   /** Maps any failure of a Redis call to an {@link HourglassException}. */
   public static HourglassException translate(Throwable failure) {
     Throwable t = failure;

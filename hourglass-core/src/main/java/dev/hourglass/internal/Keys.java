@@ -25,10 +25,6 @@ public final class Keys {
     this.prefix = prefix;
   }
 
-  public String prefix() {
-    return prefix;
-  }
-
   public String layout() {
     return prefix + ":{meta}:layout";
   }
@@ -76,7 +72,8 @@ public final class Keys {
             }
           });
 
-  private static byte[] sha1(byte[] bytes) {
+  /** SHA-1 of the bytes, with a digest per thread. */
+  static byte[] sha1(byte[] bytes) {
     return SHA1.get().digest(bytes); // digest() also resets it for the next use
   }
 
@@ -116,10 +113,6 @@ public final class Keys {
     /** Pub/sub channel on which enqueues announce a new earliest due time to promoters. */
     public String promoteChannel() {
       return base + "promote";
-    }
-
-    public String base() {
-      return base;
     }
   }
 }

@@ -18,7 +18,6 @@ import dev.hourglass.Queue;
 import dev.hourglass.QueueSettings;
 import dev.hourglass.QueueStats;
 import dev.hourglass.StaleReceiptException;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -681,9 +680,5 @@ final class RedisQueue implements Queue {
   IllegalStateException unexpected(List<Object> reply) {
     return new IllegalStateException(
         "unexpected script status " + Reply.status(reply) + " for queue " + name);
-  }
-
-  static String utf8(byte[] b) {
-    return new String(b, StandardCharsets.UTF_8);
   }
 }

@@ -7,8 +7,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.EnumMap;
 import java.util.HexFormat;
 import java.util.List;
@@ -59,10 +57,6 @@ public final class ScriptRegistry {
         });
   }
 
-  String digest(Script script) {
-    return digests.get(script);
-  }
-
   private static Throwable unwrap(Throwable t) {
     return t instanceof CompletionException && t.getCause() != null ? t.getCause() : t;
   }
@@ -79,10 +73,6 @@ public final class ScriptRegistry {
   }
 
   private static String sha1Hex(byte[] bytes) {
-    try {
-      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(bytes));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-1 is required of every Java platform", e);
-    }
+    return HexFormat.of().formatHex(Keys.sha1(bytes));
   }
 }
