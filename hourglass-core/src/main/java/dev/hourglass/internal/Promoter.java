@@ -14,8 +14,9 @@ import org.slf4j.LoggerFactory;
  * <p>It sleeps until the earliest of: the next due time the promote script reported, a wake-up from
  * an enqueue that made an earlier due time (pub/sub, see {@link Promoters}), and the safety sweep
  * ({@value #SAFETY_SWEEP_MS} ms). When another process holds the partition's promoter lock, it
- * sleeps until that lock could lapse, so a crashed leader costs at most about {@value #LOCK_MS} ms
- * and idle followers cost one cheap call per lock period.
+ * sleeps until that lock could lapse, so a crashed leader costs at most about {@value #LOCK_MS} ms.
+ * The leader renews the lock when half of it is spent (every other idle pass), so an idle follower
+ * costs one read-only call per renewal, about every 2 s.
  */
 final class Promoter implements Runnable {
   private static final Logger log = LoggerFactory.getLogger(Promoter.class);
