@@ -51,6 +51,13 @@ public interface Queue {
    */
   List<EnqueueResult> enqueueAll(List<JobSpec> specs);
 
+  /**
+   * Like {@link #enqueueAll(List)} without waiting, so a producer can keep several batches in
+   * flight. Every spec is validated, and bad input thrown, before anything is sent; Redis failures
+   * fail the future.
+   */
+  CompletableFuture<List<EnqueueResult>> enqueueAllAsync(List<JobSpec> specs);
+
   /** The job, or empty when no live job has this id. */
   Optional<JobInfo> get(String id);
 

@@ -39,6 +39,7 @@ final class EnqueueWorkload implements Workload {
         .put("window", o.window())
         .rate("single_jobs_per_s", single)
         .put("batch_size", o.batchSize())
+        .put("batches_in_flight", Producer.BATCHES_IN_FLIGHT)
         .rate("batch_jobs_per_s", batch)
         .put("batch_method", sut.batchMethod());
   }

@@ -40,17 +40,17 @@ final class HourglassSystem implements SystemUnderTest {
   }
 
   @Override
-  public void enqueueBatch(List<Job> jobs) {
+  public CompletableFuture<?> enqueueBatchAsync(List<Job> jobs) {
     List<JobSpec> specs = new ArrayList<>(jobs.size());
     for (Job job : jobs) {
       specs.add(spec(job));
     }
-    queue.enqueueAll(specs);
+    return queue.enqueueAllAsync(specs);
   }
 
   @Override
   public String batchMethod() {
-    return "Queue.enqueueAll";
+    return "Queue.enqueueAllAsync";
   }
 
   /** One worker with {@code consumers} handler threads and a no-op handler that records. */

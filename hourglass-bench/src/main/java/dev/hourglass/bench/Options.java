@@ -34,8 +34,9 @@ final class Options {
 
       Workloads:
         enqueue  jobs/s of single async enqueues (at most --window in flight) and of batches of
-                 --batch-size (Hourglass: Queue.enqueueAll; Redisson has no batch path for
-                 RDelayedQueue, so offerAsync calls pipelined per batch). Jobs are due in 30 min.
+                 --batch-size, 4 batches in flight (Hourglass: Queue.enqueueAllAsync; Redisson has
+                 no batch path for RDelayedQueue, so offerAsync calls pipelined per batch). Every
+                 workload that fills a queue uses the same batches. Jobs are due in 30 min.
         e2e      --jobs jobs due uniformly over [--min-delay-ms, --max-delay-ms] after the start,
                  enqueued in batches while --consumers consumers ack them (Hourglass: one Worker
                  with that concurrency; Redisson: threads looping take()). Reports delivered,

@@ -38,20 +38,45 @@ final class Producer {
     }
   }
 
+  /** Batches each producer keeps in flight, for both systems alike. */
+  static final int BATCHES_IN_FLIGHT = 4;
+
   /**
-   * Enqueues jobs {@code 0..count-1} with {@link SystemUnderTest#enqueueBatch}, {@code batchSize}
-   * per call, one call at a time; after each call tells {@code progress} how many are stored.
+   * Enqueues jobs {@code 0..count-1} with {@link SystemUnderTest#enqueueBatchAsync}, {@code
+   * batchSize} per call, at most {@value #BATCHES_IN_FLIGHT} calls in flight; after each call
+   * completes tells {@code progress} how many are stored (calls to it never overlap). Returns when
+   * Redis holds all of them.
    */
   static void batches(
-      SystemUnderTest sut, int count, int batchSize, IntFunction<Job> job, IntConsumer progress) {
+      SystemUnderTest sut, int count, int batchSize, IntFunction<Job> job, IntConsumer progress)
+      throws InterruptedException {
+    Semaphore inFlight = new Semaphore(BATCHES_IN_FLIGHT);
+    AtomicReference<Throwable> failure = new AtomicReference<>();
+    int[] stored = {0}; // guarded by itself
     List<Job> batch = new ArrayList<>(batchSize);
-    for (int i = 0; i < count; i++) {
+    for (int i = 0; i < count && failure.get() == null; i++) {
       batch.add(job.apply(i));
       if (batch.size() == batchSize || i == count - 1) {
-        sut.enqueueBatch(batch);
-        progress.accept(i + 1);
+        int size = batch.size();
+        inFlight.acquire();
+        sut.enqueueBatchAsync(batch)
+            .whenComplete(
+                (ok, e) -> {
+                  if (e != null) {
+                    failure.compareAndSet(null, e);
+                  }
+                  synchronized (stored) {
+                    stored[0] += size;
+                    progress.accept(stored[0]);
+                  }
+                  inFlight.release();
+                });
         batch = new ArrayList<>(batchSize);
       }
+    }
+    inFlight.acquire(BATCHES_IN_FLIGHT); // every call has completed
+    if (failure.get() != null) {
+      throw new IllegalStateException("a batch enqueue failed", failure.get());
     }
   }
 }

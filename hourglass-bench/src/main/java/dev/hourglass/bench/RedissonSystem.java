@@ -77,12 +77,12 @@ final class RedissonSystem implements SystemUnderTest {
 
   /** RBatch has no RDelayedQueue, so a batch is offerAsync calls in flight together. */
   @Override
-  public void enqueueBatch(List<Job> jobs) {
+  public CompletableFuture<?> enqueueBatchAsync(List<Job> jobs) {
     CompletableFuture<?>[] pending = new CompletableFuture<?>[jobs.size()];
     for (int i = 0; i < pending.length; i++) {
       pending[i] = enqueueAsync(jobs.get(i));
     }
-    CompletableFuture.allOf(pending).join();
+    return CompletableFuture.allOf(pending);
   }
 
   @Override

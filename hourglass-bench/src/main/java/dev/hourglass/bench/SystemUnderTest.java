@@ -28,10 +28,17 @@ interface SystemUnderTest extends AutoCloseable {
   /** Enqueues one job; the future completes once Redis holds it. */
   CompletableFuture<?> enqueueAsync(Job job);
 
-  /** Enqueues jobs by the system's batch path; returns once Redis holds all of them. */
-  void enqueueBatch(List<Job> jobs);
+  /**
+   * Enqueues jobs by the system's batch path; the future completes once Redis holds all of them.
+   */
+  CompletableFuture<?> enqueueBatchAsync(List<Job> jobs);
 
-  /** How {@link #enqueueBatch} works, as a RESULT value (no spaces). */
+  /** Like {@link #enqueueBatchAsync}, waiting for it. */
+  default void enqueueBatch(List<Job> jobs) {
+    enqueueBatchAsync(jobs).join();
+  }
+
+  /** How {@link #enqueueBatchAsync} works, as a RESULT value (no spaces). */
   String batchMethod();
 
   /**

@@ -284,10 +284,28 @@ final class RedisQueue implements Queue {
 
   @Override
   public List<EnqueueResult> enqueueAll(List<JobSpec> specs) {
+    return Failures.await(enqueueAllAsync(specs));
+  }
+
+  @Override
+  public CompletableFuture<List<EnqueueResult>> enqueueAllAsync(List<JobSpec> specs) {
     if (specs == null) {
       throw new InvalidArgumentException("specs", "is required");
     }
-    Layout l = layout();
+    for (int i = 0; i < specs.size(); i++) {
+      try {
+        validate(specs.get(i));
+      } catch (InvalidArgumentException e) {
+        throw e.under("specs[" + i + "]");
+      }
+    }
+    return layoutAsync().thenCompose(l -> sendAll(l, specs));
+  }
+
+  /**
+   * Groups by partition, 500 jobs per script call, all calls pipelined; results in request order.
+   */
+  private CompletableFuture<List<EnqueueResult>> sendAll(Layout l, List<JobSpec> specs) {
     List<Prepared> prepared = new ArrayList<>(specs.size());
     for (int i = 0; i < specs.size(); i++) {
       try {
@@ -320,8 +338,8 @@ final class RedisQueue implements Queue {
                         }));
           }
         });
-    Failures.await(CompletableFuture.allOf(pending.toArray(new CompletableFuture<?>[0])));
-    return List.of(results);
+    return CompletableFuture.allOf(pending.toArray(new CompletableFuture<?>[0]))
+        .thenApply(done -> List.of(results));
   }
 
   // ---- inspect and admin ----
