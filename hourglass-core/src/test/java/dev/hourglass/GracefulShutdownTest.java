@@ -226,8 +226,8 @@ class GracefulShutdownTest {
 
   @Test
   void closeWhileTheClaimLoopIsBusyStrandsNoLease() {
-    // Handlers finish at once, so the claim loop spends its time in claim calls; close() interrupts
-    // it there.
+    // Handlers finish at once, so claims are nearly always in flight when close() lands; their
+    // jobs must be handed back, not stranded.
     String name = "churn";
     Queue queue = hourglass.queue(name);
     int jobs = 4000;
