@@ -159,7 +159,9 @@ final class RedisQueue implements Queue {
       long ttlMs,
       byte[] tail) {}
 
-  /** The checks that need no queue settings; {@link #prepare} runs them too. */
+  /**
+   * The checks that need no queue settings; callers run them on every spec before {@link #prepare}.
+   */
   private void validate(JobSpec spec) {
     if (spec == null) {
       throw new InvalidArgumentException("spec", "is required");
@@ -170,8 +172,8 @@ final class RedisQueue implements Queue {
     }
   }
 
+  /** The script arguments of a spec that {@link #validate} has passed. */
   private Prepared prepare(JobSpec spec, Layout l) {
-    validate(spec);
     byte[] payload = spec.payload();
     QueueSettings s = l.settings();
     String id = spec.id().orElseGet(client.ids::newId);
@@ -465,7 +467,7 @@ final class RedisQueue implements Queue {
     for (PartitionRef part : l.partitions()) {
       replies.add(client.run(Script.STATS, part.fixedKeys(), part.argv()));
     }
-    long jobs = 0, ready = 0, inflight = 0, deadCount = 0;
+    long ready = 0, inflight = 0, deadCount = 0;
     Map<String, Long> counters = new HashMap<>();
     for (CompletableFuture<List<Object>> f : replies) {
       List<Object> r = Failures.await(f);
@@ -478,7 +480,7 @@ final class RedisQueue implements Queue {
       }
     }
     // Every removal counts in exactly one of these counters (see prelude.lua).
-    jobs =
+    long jobs =
         counters.getOrDefault("enqueued", 0L)
             - counters.getOrDefault("acked", 0L)
             - counters.getOrDefault("cancelled", 0L)
