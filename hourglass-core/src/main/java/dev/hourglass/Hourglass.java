@@ -37,6 +37,17 @@ public interface Hourglass extends AutoCloseable {
    */
   Queue configureQueue(String name, QueueSettings settings);
 
+  /**
+   * Whether a queue of this name exists (was created by an enqueue, a handle's first use or {@link
+   * #configureQueue}). Reads only; creates nothing.
+   *
+   * @throws InvalidArgumentException when the name is invalid
+   */
+  boolean queueExists(String name);
+
+  /** The settings a queue gets when its first use creates it (see the builder). */
+  QueueSettings defaultQueueSettings();
+
   /** Names of every queue under this client's key prefix. */
   List<String> queueNames();
 

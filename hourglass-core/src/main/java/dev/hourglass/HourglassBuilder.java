@@ -2,6 +2,7 @@ package dev.hourglass;
 
 import dev.hourglass.internal.HourglassClient;
 import dev.hourglass.spi.IdGenerator;
+import dev.hourglass.spi.ScriptListener;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
@@ -23,6 +24,7 @@ public final class HourglassBuilder {
   private IdGenerator idGenerator;
   private QueueSettings defaultQueueSettings = QueueSettings.defaults();
   private boolean backgroundPromoter = true;
+  private ScriptListener scriptListener = ScriptListener.NONE;
 
   HourglassBuilder() {}
 
@@ -84,6 +86,12 @@ public final class HourglassBuilder {
     return this;
   }
 
+  /** Observes every script call, e.g. to record Redis latency as a metric (default: none). */
+  public HourglassBuilder scriptListener(ScriptListener scriptListener) {
+    this.scriptListener = scriptListener;
+    return this;
+  }
+
   /**
    * Validates, connects, checks the layout version.
    *
@@ -104,6 +112,7 @@ public final class HourglassBuilder {
       throw new InvalidArgumentException("maxPayloadBytes", "must be between 1 and 64 MiB");
     }
     Objects.requireNonNull(clock, "clock");
+    Objects.requireNonNull(scriptListener, "scriptListener");
     if (defaultQueueSettings == null) {
       throw new InvalidArgumentException("defaultQueueSettings", "is required");
     }
@@ -117,7 +126,8 @@ public final class HourglassBuilder {
             clock,
             idGenerator,
             defaultQueueSettings,
-            backgroundPromoter));
+            backgroundPromoter,
+            scriptListener));
   }
 
   private static void positive(String field, Duration d) {

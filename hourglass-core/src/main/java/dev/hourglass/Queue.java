@@ -90,6 +90,23 @@ public interface Queue {
   List<Delivery> claim(int max, Duration visibility);
 
   /**
+   * Like {@link #claim(int, Duration)}, but when nothing is ready waits up to {@code wait} for at
+   * least one job (a long poll). Waiting callers share one blocking connection per partition in
+   * this client, so many can wait at once; a wake-up from a producer or the promoter ends the wait
+   * within a round trip. Returns an empty list when nothing came in time or the client closed.
+   *
+   * @param wait 0 (do not wait) up to 1 h
+   */
+  List<Delivery> claim(int max, Duration visibility, Duration wait);
+
+  /**
+   * {@link #claim(int, Duration, Duration)} without blocking the caller: the future completes when
+   * jobs arrive or the wait ends. Bad arguments are thrown at once; Redis failures fail the future.
+   * Cancelling the future ends the wait; jobs leased for it after that are handed back at once.
+   */
+  CompletableFuture<List<Delivery>> claimAsync(int max, Duration visibility, Duration wait);
+
+  /**
    * Finishes a delivery: the job is deleted.
    *
    * @throws StaleReceiptException when the receipt no longer holds the job
@@ -129,6 +146,10 @@ public interface Queue {
   /** Counts per state and counters, summed over partitions (one script call per partition). */
   QueueStats stats();
 
-  /** The queue's settings as stored in Redis (defaults when the queue does not exist yet). */
+  /**
+   * The queue's settings as stored in Redis now (one read; creates the queue with the client's
+   * defaults when it does not exist yet). Operations use a copy refreshed every 30 s, so a change
+   * made through another client applies here within 30 s.
+   */
   QueueSettings settings();
 }

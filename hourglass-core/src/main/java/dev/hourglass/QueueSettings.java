@@ -1,7 +1,11 @@
 package dev.hourglass;
 
 import java.time.Duration;
+import java.util.Collections;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
+import java.util.regex.Pattern;
 
 /**
  * A queue's settings: its layout (partitions and sub-pools, fixed when the queue is created), the
@@ -20,6 +24,9 @@ public final class QueueSettings {
   public static final Duration DEFAULT_DEAD_MAX_AGE = Duration.ofDays(14);
   public static final int DEFAULT_DEAD_MAX_COUNT = 100_000;
 
+  private static final Pattern ATTRIBUTE_KEY = Pattern.compile("[A-Za-z0-9._-]{1,64}");
+  private static final int MAX_ATTRIBUTE_CHARS = 64 * 1024;
+
   private static final QueueSettings DEFAULTS = builder().build();
 
   private final int partitions;
@@ -31,6 +38,7 @@ public final class QueueSettings {
   private final Duration ttl;
   private final Duration deadMaxAge;
   private final int deadMaxCount;
+  private final Map<String, String> attributes;
 
   private QueueSettings(Builder b) {
     this.partitions = b.partitions;
@@ -42,6 +50,7 @@ public final class QueueSettings {
     this.ttl = b.ttl;
     this.deadMaxAge = b.deadMaxAge;
     this.deadMaxCount = b.deadMaxCount;
+    this.attributes = Collections.unmodifiableMap(new TreeMap<>(b.attributes));
   }
 
   public static QueueSettings defaults() {
@@ -63,7 +72,8 @@ public final class QueueSettings {
         .visibility(visibility)
         .ttl(ttl)
         .deadMaxAge(deadMaxAge)
-        .deadMaxCount(deadMaxCount);
+        .deadMaxCount(deadMaxCount)
+        .attributes(attributes);
   }
 
   /** Partitions the queue is split into (each its own Redis hash tag); fixed at creation. */
@@ -110,6 +120,14 @@ public final class QueueSettings {
     return deadMaxCount;
   }
 
+  /**
+   * Named values stored with the queue for tools built on Hourglass (the server keeps a queue's
+   * push delivery here). Hourglass itself does not read them. Sorted by key; unmodifiable.
+   */
+  public Map<String, String> attributes() {
+    return attributes;
+  }
+
   @Override
   public boolean equals(Object o) {
     return o instanceof QueueSettings s
@@ -121,7 +139,8 @@ public final class QueueSettings {
         && visibility.equals(s.visibility)
         && java.util.Objects.equals(ttl, s.ttl)
         && deadMaxAge.equals(s.deadMaxAge)
-        && deadMaxCount == s.deadMaxCount;
+        && deadMaxCount == s.deadMaxCount
+        && attributes.equals(s.attributes);
   }
 
   @Override
@@ -149,6 +168,8 @@ public final class QueueSettings {
         + deadMaxAge
         + ", deadMaxCount="
         + deadMaxCount
+        + ", attributes="
+        + attributes.keySet()
         + "}";
   }
 
@@ -165,6 +186,7 @@ public final class QueueSettings {
     private Duration ttl;
     private Duration deadMaxAge = DEFAULT_DEAD_MAX_AGE;
     private int deadMaxCount = DEFAULT_DEAD_MAX_COUNT;
+    private final Map<String, String> attributes = new TreeMap<>();
 
     private Builder() {}
 
@@ -211,6 +233,32 @@ public final class QueueSettings {
 
     public Builder deadMaxCount(int deadMaxCount) {
       this.deadMaxCount = deadMaxCount;
+      return this;
+    }
+
+    /**
+     * Sets an attribute (see {@link QueueSettings#attributes()}). Attributes are stored by key: an
+     * update replaces the values it names and keeps the others.
+     *
+     * @param key 1 to 64 of {@code A-Z a-z 0-9 . _ -}
+     * @param value up to 64 KiB of text
+     */
+    public Builder attribute(String key, String value) {
+      if (key == null || !ATTRIBUTE_KEY.matcher(key).matches()) {
+        throw new InvalidArgumentException(
+            "attributes", "a key must be 1 to 64 of A-Z a-z 0-9 . _ -, was " + key);
+      }
+      if (value == null || value.length() > MAX_ATTRIBUTE_CHARS) {
+        throw new InvalidArgumentException(
+            "attributes." + key, "must be text of at most " + MAX_ATTRIBUTE_CHARS + " chars");
+      }
+      attributes.put(key, value);
+      return this;
+    }
+
+    /** Sets every attribute of the map, as {@link #attribute(String, String)} does. */
+    public Builder attributes(Map<String, String> values) {
+      values.forEach(this::attribute);
       return this;
     }
 

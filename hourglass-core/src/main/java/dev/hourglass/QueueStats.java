@@ -4,6 +4,7 @@ package dev.hourglass;
  * Counts of a queue's jobs per state, summed over its partitions, and its counters since creation.
  *
  * @param enqueued jobs created
+ * @param delivered deliveries handed to consumers (each attempt counts)
  * @param acked jobs finished by ack
  * @param retried failed or expired deliveries that were scheduled again
  * @param killed jobs that went dead
@@ -18,6 +19,7 @@ public record QueueStats(
     long inflight,
     long dead,
     long enqueued,
+    long delivered,
     long acked,
     long retried,
     long killed,

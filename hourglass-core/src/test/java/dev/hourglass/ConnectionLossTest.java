@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.awaitility.Awaitility.await;
 
+import dev.hourglass.embedded.RedisServer;
 import dev.hourglass.testing.RedisExtension;
-import dev.hourglass.testing.RedisServer;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;

@@ -3,8 +3,8 @@ package dev.hourglass;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.hourglass.embedded.RedisServer;
 import dev.hourglass.internal.Keys;
-import dev.hourglass.testing.RedisServer;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

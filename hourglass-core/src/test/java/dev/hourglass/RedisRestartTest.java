@@ -3,8 +3,8 @@ package dev.hourglass;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.hourglass.embedded.RedisServer;
 import dev.hourglass.testing.RedisExtension;
-import dev.hourglass.testing.RedisServer;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Set;

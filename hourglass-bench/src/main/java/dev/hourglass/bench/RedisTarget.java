@@ -1,6 +1,6 @@
 package dev.hourglass.bench;
 
-import dev.hourglass.testing.RedisServer;
+import dev.hourglass.embedded.RedisServer;
 import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;

@@ -18,6 +18,7 @@ interface SystemUnderTest extends AutoCloseable {
     return switch (system) {
       case "hourglass" -> new HourglassSystem(redisUri, queue);
       case "redisson" -> new RedissonSystem(redisUri, queue);
+      case "hourglass-http" -> new HttpSystem(redisUri, queue);
       default -> throw new IllegalArgumentException("unknown system " + system);
     };
   }

@@ -9,6 +9,7 @@ import dev.hourglass.QueueSettings;
 import dev.hourglass.Worker;
 import dev.hourglass.WorkerOptions;
 import dev.hourglass.spi.IdGenerator;
+import dev.hourglass.spi.ScriptListener;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -38,7 +39,8 @@ public final class HourglassClient implements Hourglass {
       Clock clock,
       IdGenerator idGenerator,
       QueueSettings defaultQueueSettings,
-      boolean backgroundPromoter) {}
+      boolean backgroundPromoter,
+      ScriptListener scriptListener) {}
 
   final Config config;
   final RedisConnector redis;
@@ -54,6 +56,15 @@ public final class HourglassClient implements Hourglass {
       java.util.concurrent.Executors.newCachedThreadPool(
           r -> {
             Thread t = new Thread(r, "hourglass-callback");
+            t.setDaemon(true);
+            return t;
+          });
+
+  /** Fires long-poll deadlines. */
+  final java.util.concurrent.ScheduledExecutorService timer =
+      java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
+          r -> {
+            Thread t = new Thread(r, "hourglass-timer");
             t.setDaemon(true);
             return t;
           });
@@ -113,12 +124,30 @@ public final class HourglassClient implements Hourglass {
    * Runs a script on the shared connection; failures arrive translated through {@link Failures}.
    */
   CompletableFuture<List<Object>> run(Script script, Args keys, Args argv) {
+    long started = System.nanoTime();
+    CompletableFuture<List<Object>> reply;
     try {
-      return scripts
-          .run(redis.async(), script, keys.toArray(), argv.toArray())
-          .exceptionallyCompose(t -> CompletableFuture.failedFuture(Failures.translate(t)));
+      reply =
+          scripts
+              .run(redis.async(), script, keys.toArray(), argv.toArray())
+              .exceptionallyCompose(t -> CompletableFuture.failedFuture(Failures.translate(t)));
     } catch (RuntimeException e) {
-      return CompletableFuture.failedFuture(Failures.translate(e));
+      reply = CompletableFuture.failedFuture(Failures.translate(e));
+    }
+    if (config.scriptListener() != ScriptListener.NONE) {
+      reply.whenComplete((r, failure) -> observe(script, started, failure));
+    }
+    return reply;
+  }
+
+  private void observe(Script script, long startedNanos, Throwable failure) {
+    try {
+      config
+          .scriptListener()
+          .scriptCalled(
+              script.scriptName(), Duration.ofNanos(System.nanoTime() - startedNanos), failure);
+    } catch (RuntimeException e) {
+      log.warn("script listener failed", e);
     }
   }
 
@@ -138,6 +167,22 @@ public final class HourglassClient implements Hourglass {
     RedisQueue queue = queue(name);
     queue.configure(settings);
     return queue;
+  }
+
+  @Override
+  public QueueSettings defaultQueueSettings() {
+    return config.defaultQueueSettings();
+  }
+
+  @Override
+  public boolean queueExists(String name) {
+    checkOpen();
+    byte[] member = Names.queue(name).getBytes(StandardCharsets.UTF_8);
+    return Failures.await(
+        redis
+            .async()
+            .sismember(keys.queueRegistry().getBytes(StandardCharsets.UTF_8), member)
+            .toCompletableFuture());
   }
 
   @Override
@@ -192,8 +237,10 @@ public final class HourglassClient implements Hourglass {
         log.warn("closing worker of queue {} failed", w.queue(), e);
       }
     }
+    queues.values().forEach(RedisQueue::close);
     promoters.close();
     redis.close();
     callbacks.shutdown();
+    timer.shutdownNow();
   }
 }

@@ -48,6 +48,8 @@ final class RedisQueue implements Queue {
   private final String name;
   private final RedisDeadLetters dead;
   private final AtomicInteger claimCursor = new AtomicInteger();
+  private static final Duration MAX_CLAIM_WAIT = Duration.ofHours(1);
+  private volatile ClaimWaiters waiters;
   // Per partition: concurrent single enqueues and acks share script calls (see CallBatcher).
   private final Map<PartitionRef, CallBatcher<Prepared, EnqueueResult>> enqueueBatchers =
       new java.util.concurrent.ConcurrentHashMap<>();
@@ -138,7 +140,7 @@ final class RedisQueue implements Queue {
 
   @Override
   public QueueSettings settings() {
-    return layout().settings();
+    return Failures.await(upsert(client.config.defaultQueueSettings(), true)).settings();
   }
 
   /** How long before a time slot starts the promoter loads it: one slot width. */
@@ -494,6 +496,7 @@ final class RedisQueue implements Queue {
         inflight,
         deadCount,
         counters.getOrDefault("enqueued", 0L),
+        counters.getOrDefault("delivered", 0L),
         counters.getOrDefault("acked", 0L),
         counters.getOrDefault("retried", 0L),
         counters.getOrDefault("dead", 0L),
@@ -505,21 +508,84 @@ final class RedisQueue implements Queue {
 
   @Override
   public List<Delivery> claim(int max, Duration visibility) {
+    checkClaim(max, visibility);
+    client.promoters.ensure(this);
+    return Failures.await(claimAnyAsync(max, visibility));
+  }
+
+  @Override
+  public List<Delivery> claim(int max, Duration visibility, Duration wait) {
+    return Failures.await(claimAsync(max, visibility, wait));
+  }
+
+  @Override
+  public CompletableFuture<List<Delivery>> claimAsync(int max, Duration visibility, Duration wait) {
+    checkClaim(max, visibility);
+    if (wait == null || wait.isNegative() || wait.compareTo(MAX_CLAIM_WAIT) > 0) {
+      throw new InvalidArgumentException("wait", "must be between 0 and 1 h, was " + wait);
+    }
+    client.promoters.ensure(this);
+    if (wait.isZero()) {
+      return claimAnyAsync(max, visibility);
+    }
+    return waiters().claim(max, visibility, wait);
+  }
+
+  private static void checkClaim(int max, Duration visibility) {
     if (max < 1 || max > 1000) {
       throw new InvalidArgumentException("max", "must be between 1 and 1000, was " + max);
     }
     if (visibility != null) {
       Names.duration("visibility", visibility);
     }
-    Layout l = layout();
-    client.promoters.ensure(this);
-    List<Delivery> out = new ArrayList<>();
-    int n = l.partitions().size();
-    int start = Math.floorMod(claimCursor.getAndIncrement(), n);
-    for (int i = 0; i < n && out.size() < max; i++) {
-      out.addAll(claim(l.partitions().get((start + i) % n), max - out.size(), visibility));
+  }
+
+  private ClaimWaiters waiters() {
+    ClaimWaiters w = waiters;
+    if (w == null) {
+      synchronized (this) {
+        if (waiters == null) {
+          waiters = new ClaimWaiters(client, this);
+        }
+        w = waiters;
+      }
     }
-    return out;
+    return w;
+  }
+
+  /** Ends long-poll waits and stops their watchers; the client calls this when it closes. */
+  void close() {
+    ClaimWaiters w = waiters;
+    if (w != null) {
+      w.close();
+    }
+  }
+
+  /**
+   * Claims up to {@code max} jobs over the partitions, starting from a rotating one, without
+   * waiting; never blocks the calling thread.
+   */
+  CompletableFuture<List<Delivery>> claimAnyAsync(int max, Duration visibility) {
+    return layoutAsync()
+        .thenCompose(
+            l -> {
+              int start = Math.floorMod(claimCursor.getAndIncrement(), l.partitions().size());
+              return claimFrom(l, start, 0, max, visibility, new ArrayList<>());
+            });
+  }
+
+  private CompletableFuture<List<Delivery>> claimFrom(
+      Layout l, int start, int i, int max, Duration visibility, List<Delivery> out) {
+    int n = l.partitions().size();
+    if (i >= n || out.size() >= max) {
+      return CompletableFuture.completedFuture(out);
+    }
+    return claimAsync(l.partitions().get((start + i) % n), max - out.size(), visibility)
+        .thenCompose(
+            got -> {
+              out.addAll(got);
+              return claimFrom(l, start, i + 1, max, visibility, out);
+            });
   }
 
   /** Claims from one partition. */

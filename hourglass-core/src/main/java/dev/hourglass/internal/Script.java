@@ -18,12 +18,19 @@ public enum Script {
   STATS("stats", true),
   QUEUE_UPSERT("queue_upsert", false);
 
+  private final String scriptName;
   private final String fileName;
   private final boolean partitionScript;
 
   Script(String name, boolean partitionScript) {
+    this.scriptName = name;
     this.fileName = name + ".lua";
     this.partitionScript = partitionScript;
+  }
+
+  /** The script's name, e.g. {@code claim}. */
+  String scriptName() {
+    return scriptName;
   }
 
   String fileName() {

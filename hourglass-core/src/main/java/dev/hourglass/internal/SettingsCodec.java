@@ -11,6 +11,9 @@ import java.util.Map;
 
 /** Queue settings to and from the fields of the queue's settings hash in Redis. */
 public final class SettingsCodec {
+  /** Settings-hash fields of {@link QueueSettings#attributes()} are this prefix plus the key. */
+  static final String ATTRIBUTE_PREFIX = "attr.";
+
   private SettingsCodec() {}
 
   static Map<String, String> toFields(QueueSettings s) {
@@ -24,6 +27,7 @@ public final class SettingsCodec {
     f.put("ttlMs", Long.toString(s.ttl().map(Duration::toMillis).orElse(0L)));
     f.put("deadMaxAgeMs", Long.toString(s.deadMaxAge().toMillis()));
     f.put("deadMaxCount", Integer.toString(s.deadMaxCount()));
+    s.attributes().forEach((k, v) -> f.put(ATTRIBUTE_PREFIX + k, v));
     return f;
   }
 
@@ -41,6 +45,12 @@ public final class SettingsCodec {
     if (f.containsKey("deadMaxAgeMs"))
       b.deadMaxAge(Duration.ofMillis(Long.parseLong(f.get("deadMaxAgeMs"))));
     if (f.containsKey("deadMaxCount")) b.deadMaxCount(Integer.parseInt(f.get("deadMaxCount")));
+    f.forEach(
+        (k, v) -> {
+          if (k.startsWith(ATTRIBUTE_PREFIX)) {
+            b.attribute(k.substring(ATTRIBUTE_PREFIX.length()), v);
+          }
+        });
     return b.build();
   }
 

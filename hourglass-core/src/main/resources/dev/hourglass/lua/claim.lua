@@ -50,6 +50,7 @@ if leased > 0 then
   redis.call('ZADD', K_INFLIGHT, unpack(inflight_args))
   redis.call('HSET', K_LEASES, unpack(lease_args))
   lower_due(earliest_deadline)
+  redis.call('HINCRBY', K_STATS, 'delivered', leased)
 end
 if expired > 0 then redis.call('HINCRBY', K_STATS, 'expired', expired) end
 -- A full claim may have left ready jobs behind: pass the wake-up on to another blocked consumer.

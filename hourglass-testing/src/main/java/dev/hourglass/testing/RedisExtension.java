@@ -1,5 +1,7 @@
 package dev.hourglass.testing;
 
+import dev.hourglass.embedded.RedisDeployment;
+import dev.hourglass.embedded.RedisServer;
 import java.util.Objects;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.extension.AfterAllCallback;

@@ -2,6 +2,8 @@ package dev.hourglass.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.hourglass.embedded.RedisDeployment;
+import dev.hourglass.embedded.RedisServer;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Order;

@@ -2,6 +2,7 @@ package dev.hourglass.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.hourglass.embedded.RedisServer;
 import java.util.HashSet;
 import java.util.Set;
 import org.junit.jupiter.api.AfterAll;

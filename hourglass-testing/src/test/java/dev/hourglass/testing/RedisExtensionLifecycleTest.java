@@ -3,6 +3,8 @@ package dev.hourglass.testing;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.hourglass.embedded.RedisServer;
+import dev.hourglass.embedded.RedisServerException;
 import java.lang.reflect.Proxy;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtensionContext;

@@ -2,6 +2,7 @@ package dev.hourglass.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.hourglass.embedded.RedisServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 

@@ -1,0 +1,287 @@
+package dev.hourglass.internal;
+
+import dev.hourglass.Delivery;
+import io.lettuce.core.KeyValue;
+import io.lettuce.core.RedisException;
+import io.lettuce.core.api.StatefulRedisConnection;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Long-poll claims on one queue in this client. A caller that finds nothing ready waits here, not
+ * on a connection or thread of its own. While anyone waits, one watcher thread per partition blocks
+ * on the partition's wake list (BLPOP on a dedicated connection, {@value #BLOCK_SECONDS} s at a
+ * time); each token wakes every waiter to claim again. A waiter that gets nothing by its deadline
+ * completes with an empty list. A token that arrives when nobody waits any more is pushed back for
+ * other consumers.
+ *
+ * <p>A generation counter closes the gap between a waiter's empty claim and its parking: a token
+ * that arrived in between makes the waiter claim again at once instead of sleeping through it.
+ *
+ * <p>A waiter whose future completes by any other way (its caller cancelled it, or the client
+ * closed) is forgotten at once: it takes no more wake tokens and leases no more jobs.
+ */
+final class ClaimWaiters {
+  private static final Logger log = LoggerFactory.getLogger(ClaimWaiters.class);
+  private static final long BLOCK_SECONDS = 2;
+
+  private final HourglassClient client;
+  private final RedisQueue queue;
+  private final Object lock = new Object();
+  private final List<Waiter> waiting = new ArrayList<>();
+  // Every waiter whose future is not complete yet, parked or claiming: close() ends them all.
+  private final Set<Waiter> live = new HashSet<>();
+  private final List<Watcher> watchers = new ArrayList<>();
+  private long generation;
+  private boolean closed;
+  private volatile boolean watchersStarted;
+
+  ClaimWaiters(HourglassClient client, RedisQueue queue) {
+    this.client = client;
+    this.queue = queue;
+  }
+
+  /** One long-poll claim; see {@link dev.hourglass.Queue#claimAsync(int, Duration, Duration)}. */
+  CompletableFuture<List<Delivery>> claim(int max, Duration visibility, Duration wait) {
+    startWatchers();
+    Waiter w = new Waiter(max, visibility, System.nanoTime() + wait.toNanos());
+    synchronized (lock) {
+      if (closed) {
+        return CompletableFuture.completedFuture(List.of());
+      }
+      live.add(w);
+    }
+    w.result.whenComplete((got, error) -> forget(w));
+    attempt(w);
+    return w.result;
+  }
+
+  /** The waiter's future completed (delivered, expired, cancelled or closed): stop waiting. */
+  private void forget(Waiter w) {
+    synchronized (lock) {
+      live.remove(w);
+      waiting.remove(w);
+    }
+  }
+
+  private void attempt(Waiter w) {
+    long seen;
+    synchronized (lock) {
+      if (w.result.isDone()) {
+        return; // cancelled meanwhile: claiming for it would only lease jobs to hand back
+      }
+      seen = generation;
+    }
+    queue
+        .claimAnyAsync(w.max, w.visibility)
+        .whenCompleteAsync(
+            (got, error) -> {
+              if (error != null) {
+                w.result.completeExceptionally(error);
+              } else if (!got.isEmpty() || w.remainingNanos() <= 0) {
+                deliver(w, got);
+              } else {
+                park(w, seen);
+              }
+            },
+            client.callbacks);
+  }
+
+  /** Completes the waiter; jobs leased for a caller that gave up meanwhile go straight back. */
+  private void deliver(Waiter w, List<Delivery> got) {
+    if (!w.result.complete(got)) {
+      for (Delivery d : got) {
+        queue.releaseAsync(d.id(), d.receipt());
+      }
+    }
+  }
+
+  private void park(Waiter w, long seen) {
+    boolean claimAgain;
+    synchronized (lock) {
+      if (closed || w.result.isDone()) {
+        w.result.complete(List.of());
+        return;
+      }
+      claimAgain = generation != seen;
+      if (!claimAgain) {
+        waiting.add(w);
+        lock.notifyAll();
+      }
+    }
+    if (claimAgain) {
+      client.callbacks.execute(() -> attempt(w));
+    } else if (!w.timerSet) {
+      w.timerSet = true;
+      client.timer.schedule(() -> expire(w), w.remainingNanos(), TimeUnit.NANOSECONDS);
+    }
+  }
+
+  /**
+   * The deadline passed. A waiter that is claiming right now is left alone: its claim sees the
+   * deadline and completes it.
+   */
+  private void expire(Waiter w) {
+    synchronized (lock) {
+      if (!waiting.remove(w)) {
+        return;
+      }
+    }
+    w.result.complete(List.of());
+  }
+
+  /** A wake token arrived: every waiter claims again. False when nobody was waiting. */
+  private boolean wakeAll() {
+    List<Waiter> woken;
+    synchronized (lock) {
+      generation++;
+      woken = new ArrayList<>(waiting);
+      waiting.clear();
+    }
+    for (Waiter w : woken) {
+      client.callbacks.execute(() -> attempt(w));
+    }
+    return !woken.isEmpty();
+  }
+
+  /** Starts the watchers on first use; they sleep on the monitor while nobody waits. */
+  private void startWatchers() {
+    if (watchersStarted) {
+      return;
+    }
+    List<PartitionRef> parts = queue.layout().partitions(); // may read Redis: outside the lock
+    synchronized (lock) {
+      if (watchersStarted || closed) {
+        return;
+      }
+      for (PartitionRef part : parts) {
+        Watcher watcher = new Watcher(part);
+        watchers.add(watcher);
+        watcher.thread.start();
+      }
+      watchersStarted = true;
+    }
+  }
+
+  /**
+   * Ends every wait, parked or claiming (callers get an empty list), and stops the watchers. A
+   * claim still in flight hands its jobs back when it lands.
+   */
+  void close() {
+    List<Waiter> left;
+    synchronized (lock) {
+      closed = true;
+      left = new ArrayList<>(live);
+      live.clear();
+      waiting.clear();
+      lock.notifyAll();
+    }
+    left.forEach(w -> w.result.complete(List.of()));
+    List<Watcher> stopping;
+    synchronized (lock) {
+      stopping = List.copyOf(watchers);
+    }
+    stopping.forEach(Watcher::stop);
+  }
+
+  private static final class Waiter {
+    final CompletableFuture<List<Delivery>> result = new CompletableFuture<>();
+    final int max;
+    final Duration visibility;
+    final long deadlineNanos;
+    volatile boolean timerSet;
+
+    Waiter(int max, Duration visibility, long deadlineNanos) {
+      this.max = max;
+      this.visibility = visibility;
+      this.deadlineNanos = deadlineNanos;
+    }
+
+    long remainingNanos() {
+      return deadlineNanos - System.nanoTime();
+    }
+  }
+
+  /** Blocks on one partition's wake list while anyone waits; sleeps on the monitor otherwise. */
+  private final class Watcher implements Runnable {
+    private final byte[] wakeKey;
+    private final Thread thread;
+    private volatile StatefulRedisConnection<byte[], byte[]> connection;
+
+    Watcher(PartitionRef part) {
+      this.wakeKey = part.keys.wake().getBytes(StandardCharsets.UTF_8);
+      this.thread = new Thread(this, "hourglass-longpoll-" + queue.name() + "." + part.index);
+      thread.setDaemon(true);
+    }
+
+    @Override
+    public void run() {
+      try {
+        while (awaitWaiters()) {
+          try {
+            KeyValue<byte[], byte[]> token = connection().sync().blpop(BLOCK_SECONDS, wakeKey);
+            if (token != null && !wakeAll()) {
+              log.debug("MUTANT dropped token");
+            }
+          } catch (RedisException | dev.hourglass.HourglassException e) {
+            if (!isClosed()) {
+              log.debug("long-poll wait on {} ended early: {}", queue.name(), e.getMessage());
+              closeConnection();
+              Thread.sleep(200);
+            }
+          }
+        }
+      } catch (InterruptedException e) {
+        // close() interrupts
+      } finally {
+        closeConnection();
+      }
+    }
+
+    private boolean awaitWaiters() throws InterruptedException {
+      synchronized (lock) {
+        while (!closed && waiting.isEmpty()) {
+          lock.wait();
+        }
+        return !closed;
+      }
+    }
+
+    private StatefulRedisConnection<byte[], byte[]> connection() {
+      StatefulRedisConnection<byte[], byte[]> c = connection;
+      if (c == null || !c.isOpen()) {
+        c =
+            client.redis.openDedicated(
+                Duration.ofSeconds(BLOCK_SECONDS).plus(client.redis.commandTimeout()));
+        connection = c;
+      }
+      return c;
+    }
+
+    private void closeConnection() {
+      StatefulRedisConnection<byte[], byte[]> c = connection;
+      if (c != null) {
+        c.closeAsync();
+      }
+    }
+
+    void stop() {
+      closeConnection();
+      thread.interrupt();
+    }
+  }
+
+  private boolean isClosed() {
+    synchronized (lock) {
+      return closed;
+    }
+  }
+}

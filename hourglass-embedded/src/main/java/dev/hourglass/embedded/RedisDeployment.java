@@ -1,0 +1,79 @@
+package dev.hourglass.embedded;
+
+import java.util.List;
+
+/**
+ * A set of Redis processes started, talked to and stopped as one unit.
+ *
+ * <p>{@link RedisServer} (one standalone server) is the only implementation today. The interface is
+ * shaped so that the multi-process deployments can be added without changing callers:
+ *
+ * <ul>
+ *   <li>{@code RedisCluster} will own three master {@link RedisServer}s started with {@code
+ *       --cluster-enabled yes --cluster-config-file nodes.conf} (passed as extra arguments through
+ *       {@link RedisServer.Builder#args}), then join them with {@code CLUSTER MEET} and split the
+ *       16384 slots with {@code CLUSTER ADDSLOTS}, and wait for {@code CLUSTER INFO} to report
+ *       {@code cluster_state:ok} before {@link #start()} returns. {@link #uris()} lists every
+ *       master (a cluster client seeds from any of them), {@link #flushAll()} flushes each master,
+ *       and it will expose {@code nodes()} so a test can {@link RedisServer#kill()} one node.
+ *   <li>{@code RedisSentinelGroup} will own a master {@link RedisServer}, replicas started with
+ *       {@code --replicaof 127.0.0.1 <masterPort>}, and sentinels: more {@link RedisServer}-like
+ *       processes of the same binary run with {@code --sentinel} and a generated config file. Its
+ *       {@link #uris()} will list the sentinels ({@code redis-sentinel://} style addresses) and it
+ *       will expose {@code master()}, {@code replicas()} and {@code sentinels()}.
+ * </ul>
+ *
+ * <p>Both will reuse the same process machinery as {@link RedisServer}: one free port per process
+ * kept across restarts, the JVM shutdown hook and the per-process watchdog, so nothing is ever left
+ * running after the JVM ends.
+ *
+ * <p>Threading: implementations are safe to use from several threads; lifecycle methods are
+ * serialised.
+ */
+public interface RedisDeployment extends AutoCloseable {
+
+  /**
+   * Starts every process and returns once all of them answer commands. Does nothing if the
+   * deployment is already running. A deployment that was stopped restarts on the same ports with
+   * the same data directories.
+   *
+   * @throws RedisServerException if a process cannot be started; the message carries its log tail
+   * @throws IllegalStateException if the deployment was {@linkplain #close() closed}
+   */
+  void start();
+
+  /**
+   * Stops every process gracefully and waits for it to exit. Data directories are kept, so {@link
+   * #start()} can bring the deployment back. Does nothing if it is not running.
+   */
+  void stop();
+
+  /**
+   * Tells whether the deployment's processes are alive.
+   *
+   * @return {@code true} if every process is running
+   */
+  boolean isRunning();
+
+  /**
+   * Returns the addresses a client connects to, as {@code redis://host:port} strings.
+   *
+   * @return one URI for a standalone server, one per seed node for multi-node deployments
+   * @throws IllegalStateException if the ports are not known yet (never started)
+   */
+  List<String> uris();
+
+  /**
+   * Deletes every key on every master ({@code FLUSHALL}).
+   *
+   * @throws RedisServerException if the deployment does not answer
+   */
+  void flushAll();
+
+  /**
+   * Stops the deployment for good and deletes the data directories it created itself. It cannot be
+   * started again. Calling it twice is harmless.
+   */
+  @Override
+  void close();
+}

@@ -1,0 +1,179 @@
+package dev.hourglass.server;
+
+import dev.hourglass.Hourglass;
+import dev.hourglass.embedded.RedisServer;
+import dev.hourglass.server.auth.Auth;
+import dev.hourglass.server.config.ServerConfig;
+import dev.hourglass.server.http.ApiContext;
+import dev.hourglass.server.http.JsonErrorHandler;
+import dev.hourglass.server.http.Ops;
+import dev.hourglass.server.http.Routes;
+import dev.hourglass.server.metrics.Metrics;
+import dev.hourglass.server.push.PushDeliveries;
+import io.javalin.Javalin;
+import io.javalin.http.Context;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import org.eclipse.jetty.server.handler.GracefulHandler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The Hourglass service: the HTTP API on Javalin, push delivery, metrics, and (when no Redis is
+ * configured) an embedded Redis with its AOF in the data directory. {@link #start} returns once it
+ * serves; {@link #close} shuts it down gracefully: long polls are answered, requests in flight and
+ * push deliveries finish (within the shutdown timeout), then Redis connections and the embedded
+ * Redis stop.
+ */
+public final class HourglassServer implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(HourglassServer.class);
+  private static final String STARTED_NANOS = "hourglass.started";
+  private static final Duration EMBEDDED_STARTUP_TIMEOUT = Duration.ofMinutes(2);
+
+  private final ServerConfig config;
+  private final RedisServer embedded;
+  private final Hourglass hourglass;
+  private final PushDeliveries push;
+  private final ApiContext api;
+  private final Javalin app;
+  private final String redisDescription;
+  private boolean closed;
+
+  private HourglassServer(ServerConfig config) {
+    this.config = config;
+    this.embedded = config.redisUri().isEmpty() ? startEmbedded(config) : null;
+    String redisUri = embedded != null ? embedded.uri() : config.redisUri().get();
+    this.redisDescription =
+        embedded != null
+            ? "embedded " + embedded.uri() + " (AOF in " + config.dataDir().toAbsolutePath() + ")"
+            : redacted(redisUri);
+    try {
+      Metrics metrics = new Metrics();
+      this.hourglass =
+          Hourglass.builder()
+              .redisUri(redisUri)
+              .prefix(config.prefix())
+              .maxPayloadBytes(config.maxPayloadBytes())
+              .scriptListener(metrics)
+              .build();
+      metrics.bind(hourglass);
+      this.push = new PushDeliveries(hourglass, metrics, config.shutdownTimeout());
+      this.api =
+          new ApiContext(
+              hourglass, new Auth(config.tokens()), metrics, push, config.maxPayloadBytes());
+      Ops ops = new Ops(hourglass, metrics);
+      this.app =
+          Javalin.create(
+              c -> {
+                c.startup.showJavalinBanner = false;
+                c.startup.showOldJavalinVersionWarning = false;
+                c.http.maxRequestSize = config.maxBodyBytes();
+                c.http.prefer405over404 = true;
+                c.http.asyncTimeout = 0;
+                c.jetty.host = config.bind();
+                c.jetty.port = config.port();
+                c.jetty.modifyServer(
+                    server -> {
+                      server.setStopTimeout(config.shutdownTimeout().toMillis());
+                      server.insertHandler(new GracefulHandler());
+                      server.setErrorHandler(new JsonErrorHandler());
+                    });
+                c.routes.before(ctx -> ctx.attribute(STARTED_NANOS, System.nanoTime()));
+                c.routes.after(ctx -> timeRequest(metrics, ctx));
+                Routes.install(c, api, ops);
+              });
+      app.start();
+      push.start();
+    } catch (RuntimeException e) {
+      if (embedded != null) {
+        embedded.stop();
+      }
+      throw e;
+    }
+  }
+
+  /** Starts the server; returns once it serves. */
+  public static HourglassServer start(ServerConfig config) {
+    HourglassServer server = new HourglassServer(config);
+    log.info(
+        "Hourglass listening on {}, Redis: {}, auth: {}",
+        server.baseUrl(),
+        server.redisDescription,
+        config.tokens().isEmpty() ? "off" : config.tokens().size() + " token(s)");
+    return server;
+  }
+
+  private static RedisServer startEmbedded(ServerConfig config) {
+    try {
+      Files.createDirectories(config.dataDir());
+    } catch (IOException e) {
+      throw new UncheckedIOException(
+          "cannot create the data directory " + config.dataDir().toAbsolutePath(), e);
+    }
+    RedisServer redis =
+        RedisServer.builder()
+            .persistent()
+            .dataDir(config.dataDir())
+            .startupTimeout(EMBEDDED_STARTUP_TIMEOUT)
+            .build();
+    redis.start();
+    return redis;
+  }
+
+  private static void timeRequest(Metrics metrics, Context ctx) {
+    Long started = ctx.attribute(STARTED_NANOS);
+    if (started == null) {
+      return;
+    }
+    var matched = ctx.endpoints().matchedHttpEndpoint();
+    String route = matched == null ? "" : matched.path;
+    metrics.httpRequest(
+        ctx.method().name(),
+        route.isEmpty() ? "unmatched" : route,
+        ctx.statusCode(),
+        System.nanoTime() - started);
+  }
+
+  /** The URI without its password, for logs. */
+  static String redacted(String uri) {
+    return uri.replaceAll("//([^:@/]*):[^@/]*@", "//$1:***@");
+  }
+
+  public int port() {
+    return app.port();
+  }
+
+  public String baseUrl() {
+    return "http://" + config.bind() + ":" + port();
+  }
+
+  /** The Hourglass client the server runs on; for tests. */
+  public Hourglass hourglass() {
+    return hourglass;
+  }
+
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    log.info("Hourglass stopping: finishing requests and push deliveries");
+    api.closing();
+    CompletableFuture<Void> pushes = CompletableFuture.runAsync(push::close);
+    try {
+      app.stop();
+    } catch (RuntimeException e) {
+      log.warn("HTTP server did not stop cleanly: {}", e.getMessage());
+    }
+    pushes.join();
+    hourglass.close();
+    if (embedded != null) {
+      embedded.stop();
+    }
+    log.info("Hourglass stopped");
+  }
+}

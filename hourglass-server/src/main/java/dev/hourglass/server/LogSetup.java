@@ -1,0 +1,52 @@
+package dev.hourglass.server;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.encoder.JsonEncoder;
+import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.ConsoleAppender;
+import ch.qos.logback.core.encoder.Encoder;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Configures logging from the server's settings: one JSON object per line (or plain text) on
+ * standard error, at the chosen level for Hourglass and at WARN for the libraries under it, so a
+ * healthy server is quiet.
+ */
+final class LogSetup {
+  private LogSetup() {}
+
+  static void apply(String format, String level) {
+    if (!(LoggerFactory.getILoggerFactory() instanceof LoggerContext context)) {
+      return;
+    }
+    context.reset();
+    Encoder<ILoggingEvent> encoder;
+    if ("json".equals(format)) {
+      JsonEncoder json = new JsonEncoder();
+      json.setWithSequenceNumber(false);
+      json.setWithNanoseconds(false);
+      json.setWithContext(false);
+      json.setWithArguments(false);
+      json.setWithMarkers(false);
+      encoder = json;
+    } else {
+      PatternLayoutEncoder text = new PatternLayoutEncoder();
+      text.setPattern("%d{yyyy-MM-dd'T'HH:mm:ss.SSSXXX} %-5level %logger{24} %msg%n%ex");
+      encoder = text;
+    }
+    encoder.setContext(context);
+    encoder.start();
+    ConsoleAppender<ILoggingEvent> console = new ConsoleAppender<>();
+    console.setContext(context);
+    console.setTarget("System.err");
+    console.setEncoder(encoder);
+    console.start();
+    Logger root = context.getLogger(Logger.ROOT_LOGGER_NAME);
+    root.addAppender(console);
+    root.setLevel(Level.WARN);
+    context.getLogger("dev.hourglass").setLevel(Level.toLevel(level, Level.INFO));
+  }
+}

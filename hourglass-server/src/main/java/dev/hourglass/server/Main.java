@@ -1,0 +1,77 @@
+package dev.hourglass.server;
+
+import dev.hourglass.server.cli.CancelCommand;
+import dev.hourglass.server.cli.CommandFactory;
+import dev.hourglass.server.cli.DeadCommand;
+import dev.hourglass.server.cli.EnqueueCommand;
+import dev.hourglass.server.cli.ErrorReporter;
+import dev.hourglass.server.cli.ExitCodes;
+import dev.hourglass.server.cli.GetCommand;
+import dev.hourglass.server.cli.RescheduleCommand;
+import dev.hourglass.server.cli.StandardInput;
+import dev.hourglass.server.cli.StatsCommand;
+import java.io.OutputStream;
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * The {@code hourglass} launcher: {@code hourglass server} runs the service; the other subcommands
+ * are a command-line client of a running server's HTTP API.
+ */
+@Command(
+    name = "hourglass",
+    mixinStandardHelpOptions = true,
+    versionProvider = Main.Version.class,
+    description = "Hourglass: a delay queue on Redis, with an HTTP API for any language.",
+    footer = ExitCodes.LAUNCHER_HELP,
+    subcommands = {
+      ServerCommand.class,
+      EnqueueCommand.class,
+      GetCommand.class,
+      CancelCommand.class,
+      RescheduleCommand.class,
+      StatsCommand.class,
+      DeadCommand.class,
+      CommandLine.HelpCommand.class
+    })
+public final class Main implements Runnable {
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  public static void main(String[] args) {
+    System.exit(run(args));
+  }
+
+  /** Runs the launcher with these arguments and returns its exit code. */
+  public static int run(String... args) {
+    return run(StandardInput.system(), utf8(System.out), utf8(System.err), args);
+  }
+
+  /** Runs the launcher on these streams and returns its exit code; tests pass their own. */
+  public static int run(StandardInput stdin, PrintWriter out, PrintWriter err, String... args) {
+    CommandLine commandLine = new CommandLine(new Main(), new CommandFactory(stdin));
+    ServerCommand.addSettingOptions(commandLine.getSubcommands().get("server"));
+    return ErrorReporter.install(commandLine).setOut(out).setErr(err).execute(args);
+  }
+
+  private static PrintWriter utf8(OutputStream stream) {
+    return new PrintWriter(new OutputStreamWriter(stream, StandardCharsets.UTF_8), true);
+  }
+
+  @Override
+  public void run() {
+    throw new CommandLine.ParameterException(spec.commandLine(), "a subcommand is required");
+  }
+
+  /** The version from the jar's manifest, or "development" when run from classes. */
+  static final class Version implements CommandLine.IVersionProvider {
+    @Override
+    public String[] getVersion() {
+      String v = Main.class.getPackage().getImplementationVersion();
+      return new String[] {"hourglass " + (v == null ? "development" : v)};
+    }
+  }
+}

@@ -1,0 +1,51 @@
+package dev.hourglass.server.auth;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.List;
+import java.util.regex.Pattern;
+
+/**
+ * One configured token: its SHA-256 (the token itself is not kept), its role, and the queue name
+ * patterns it may touch ({@code *} matches any run of characters, {@code ?} one character).
+ *
+ * @param name a label for logs; never the token
+ */
+public record TokenRule(String name, byte[] sha256, Role role, List<String> queuePatterns) {
+  /** The shortest token accepted, so that tokens cannot be guessed. */
+  public static final int MIN_TOKEN_CHARS = 16;
+
+  public static TokenRule of(String name, String token, Role role, List<String> queuePatterns) {
+    return new TokenRule(name, sha256(token), role, List.copyOf(queuePatterns));
+  }
+
+  public boolean allowsQueue(String queue) {
+    for (String p : queuePatterns) {
+      if (glob(p).matcher(queue).matches()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  static Pattern glob(String pattern) {
+    StringBuilder re = new StringBuilder();
+    for (char c : pattern.toCharArray()) {
+      switch (c) {
+        case '*' -> re.append(".*");
+        case '?' -> re.append('.');
+        default -> re.append(Pattern.quote(String.valueOf(c)));
+      }
+    }
+    return Pattern.compile(re.toString());
+  }
+
+  static byte[] sha256(String token) {
+    try {
+      return MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("the JVM lacks SHA-256", e);
+    }
+  }
+}

@@ -1,0 +1,71 @@
+package dev.hourglass.server.cli;
+
+import java.io.PrintWriter;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code hourglass dead purge}: {@code DELETE /v1/queues/{queue}/dead}. */
+@Command(
+    name = "purge",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Deletes every dead job of a queue, for good.",
+      "Without --yes it asks on the terminal; when stdin is not a terminal it refuses (exit 2)."
+    },
+    footer = {
+      "%nExamples:",
+      "  hourglass dead purge orders",
+      "  hourglass dead purge orders --yes --json",
+      ExitCodes.HELP
+    })
+public final class DeadPurgeCommand implements Callable<Integer> {
+  private final StandardInput stdin;
+
+  @Spec CommandSpec spec;
+
+  @Mixin ClientOptions options;
+
+  @Parameters(index = "0", paramLabel = "QUEUE", description = "The queue.")
+  String queue;
+
+  @Option(names = "--yes", description = "Purge without asking.")
+  boolean yes;
+
+  public DeadPurgeCommand(StandardInput stdin) {
+    this.stdin = stdin;
+  }
+
+  @Override
+  public Integer call() {
+    if (!yes) {
+      confirm();
+    }
+    options.print(
+        options.client().delete(ApiPaths.dead(queue)),
+        answer -> "purged " + JobText.deadJobs(answer) + " of " + queue);
+    return ExitCodes.OK;
+  }
+
+  /** Asks on the terminal; anything but yes, or no terminal to ask on, stops the purge. */
+  private void confirm() {
+    if (!stdin.isTerminal()) {
+      throw new CommandFailure(
+          ExitCodes.USAGE,
+          "not purged: stdin is not a terminal to confirm on; pass --yes to purge without asking");
+    }
+    PrintWriter err = spec.commandLine().getErr();
+    err.print("Delete every dead job of " + queue + " for good? [y/N] ");
+    err.flush();
+    String answer = stdin.readLine();
+    String normalized = answer == null ? "" : answer.strip().toLowerCase(Locale.ROOT);
+    if (!normalized.equals("y") && !normalized.equals("yes")) {
+      throw new CommandFailure(ExitCodes.USAGE, "not purged: not confirmed");
+    }
+  }
+}

@@ -1,0 +1,63 @@
+package dev.hourglass.server.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.time.Instant;
+
+/** How the client shows jobs to people; the {@code --json} output is the server's own. */
+final class JobText {
+  private static final int MAX_ERROR_CHARS = 60;
+
+  private JobText() {}
+
+  /** {@code delayed, runs at 2026-11-21T10:00:00Z}: a job's state and due time. */
+  static String summary(JsonNode job) {
+    return job.path("state").asText("?") + ", runs at " + time(job.path("runAt"));
+  }
+
+  /** One {@code name: value} line per field of a job as GET returns it. */
+  static String details(JsonNode job) {
+    StringBuilder text = new StringBuilder();
+    line(text, "id", job.path("id").asText());
+    line(text, "queue", job.path("queue").asText());
+    line(text, "state", job.path("state").asText());
+    line(text, "runs at", time(job.path("runAt")));
+    line(
+        text,
+        "attempts",
+        job.path("attempts").asText() + " of " + job.path("maxAttempts").asText());
+    line(text, "created at", time(job.path("createdAt")));
+    if (job.hasNonNull("lastError")) {
+      line(text, "last error", job.path("lastError").asText());
+    }
+    line(text, "payload", Json.write(job.path("payload")));
+    return text.toString().stripTrailing();
+  }
+
+  /** Epoch milliseconds as ISO-8601 UTC, or {@code -} when absent. */
+  static String time(JsonNode epochMillis) {
+    return epochMillis.isIntegralNumber()
+        ? Instant.ofEpochMilli(epochMillis.asLong()).toString()
+        : "-";
+  }
+
+  /** {@code 1 dead job}, {@code 3 dead jobs}: the {@code count} of an answer. */
+  static String deadJobs(JsonNode answer) {
+    long count = answer.path("count").asLong();
+    return count + (count == 1 ? " dead job" : " dead jobs");
+  }
+
+  /** A job's last error shortened to fit a table cell, or {@code -}. */
+  static String shortError(JsonNode job) {
+    String error = job.path("lastError").asText("").strip().replaceAll("\\s+", " ");
+    if (error.isEmpty()) {
+      return "-";
+    }
+    return error.length() <= MAX_ERROR_CHARS
+        ? error
+        : error.substring(0, MAX_ERROR_CHARS - 3) + "...";
+  }
+
+  private static void line(StringBuilder text, String name, String value) {
+    text.append(String.format("%-12s%s%n", name + ":", value));
+  }
+}

@@ -1,0 +1,10 @@
+package dev.hourglass.server.config;
+
+/** Bad configuration: the message names the setting and says what to fix. */
+public final class ConfigException extends RuntimeException {
+  private static final long serialVersionUID = 1L;
+
+  public ConfigException(String message) {
+    super(message);
+  }
+}

@@ -1,0 +1,54 @@
+package dev.hourglass.server.config;
+
+import dev.hourglass.server.auth.TokenRule;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The server's resolved, validated configuration (see {@link Setting} for each field and {@link
+ * ConfigLoader} for where it comes from).
+ *
+ * @param redisUri the external Redis; empty to run the embedded one in {@code dataDir}
+ */
+public record ServerConfig(
+    String bind,
+    int port,
+    Optional<String> redisUri,
+    Path dataDir,
+    String prefix,
+    int maxPayloadBytes,
+    long maxBodyBytes,
+    Duration shutdownTimeout,
+    List<TokenRule> tokens,
+    boolean allowUnauthenticated,
+    String logFormat,
+    String logLevel) {
+
+  /** Loopback defaults with an embedded Redis in {@code dataDir} on a given port; for tests. */
+  public static ServerConfig embedded(Path dataDir, int port) {
+    return ConfigLoader.load(
+        java.util.Map.of(
+            Setting.DATA_DIR.key(), dataDir.toString(), Setting.PORT.key(), Integer.toString(port)),
+        java.util.Map.of(),
+        null);
+  }
+
+  /** This configuration with another Redis and token list; for tests. */
+  public ServerConfig with(Optional<String> redis, List<TokenRule> tokenRules) {
+    return new ServerConfig(
+        bind,
+        port,
+        redis,
+        dataDir,
+        prefix,
+        maxPayloadBytes,
+        maxBodyBytes,
+        shutdownTimeout,
+        List.copyOf(tokenRules),
+        allowUnauthenticated,
+        logFormat,
+        logLevel);
+  }
+}

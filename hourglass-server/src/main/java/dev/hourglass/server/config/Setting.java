@@ -1,0 +1,72 @@
+package dev.hourglass.server.config;
+
+import java.util.Locale;
+
+/**
+ * The server's settings. Each is read from a flag ({@code --bind}), else an environment variable
+ * ({@code HOURGLASS_BIND}), else the YAML file ({@code bind:}), else its default.
+ */
+public enum Setting {
+  BIND("bind", "127.0.0.1", "Address to listen on."),
+  PORT("port", "8080", "Port to listen on."),
+  REDIS(
+      "redis",
+      null,
+      "Redis to use: redis://, rediss:// (TLS), redis-sentinel:// URI. Unset: start an embedded"
+          + " Redis with its data in --data-dir."),
+  DATA_DIR("data-dir", "./data", "Directory of the embedded Redis's data (AOF)."),
+  PREFIX("prefix", "hg", "Prefix of every Redis key."),
+  MAX_PAYLOAD_BYTES("max-payload-bytes", "1048576", "Largest job payload accepted, in bytes."),
+  MAX_BODY_BYTES("max-body-bytes", "16777216", "Largest request body accepted, in bytes."),
+  SHUTDOWN_TIMEOUT_MS(
+      "shutdown-timeout-ms",
+      "30000",
+      "On SIGTERM, how long requests in flight and push deliveries may take to finish."),
+  ADMIN_TOKEN(
+      "admin-token",
+      null,
+      "A token with the admin role on every queue (at least 16 characters); turns auth on. More"
+          + " tokens: the YAML file's tokens list."),
+  ALLOW_UNAUTHENTICATED(
+      "allow-unauthenticated",
+      "false",
+      "Allow binding to a non-loopback address with auth off (no tokens). Refused otherwise."),
+  LOG_FORMAT("log-format", "json", "Log lines as json (one object per line) or text."),
+  LOG_LEVEL("log-level", "info", "Log level: error, warn, info or debug.");
+
+  private final String key;
+  private final String defaultValue;
+  private final String help;
+
+  Setting(String key, String defaultValue, String help) {
+    this.key = key;
+    this.defaultValue = defaultValue;
+    this.help = help;
+  }
+
+  /** The YAML key and the flag without its dashes, e.g. {@code data-dir}. */
+  public String key() {
+    return key;
+  }
+
+  public String flag() {
+    return "--" + key;
+  }
+
+  public String env() {
+    return "HOURGLASS_" + key.toUpperCase(Locale.ROOT).replace('-', '_');
+  }
+
+  public String defaultValue() {
+    return defaultValue;
+  }
+
+  public String help() {
+    return help;
+  }
+
+  /** How the setting is named in error messages: every way it can be given. */
+  public String names() {
+    return flag() + " / " + env() + " / " + key + ":";
+  }
+}

@@ -1,0 +1,57 @@
+package dev.hourglass.server.http;
+
+import dev.hourglass.Delivery;
+import dev.hourglass.Hourglass;
+import dev.hourglass.server.auth.Auth;
+import dev.hourglass.server.metrics.Metrics;
+import dev.hourglass.server.push.PushDeliveries;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+
+/** What the API's handlers share. */
+public final class ApiContext {
+  final Hourglass hourglass;
+  final QueueDirectory queues;
+  final Auth auth;
+  final Metrics metrics;
+  final PushDeliveries push;
+  final int maxPayloadBytes;
+
+  /** Long-poll claims waiting now, so shutdown can end them instead of waiting them out. */
+  private final Set<CompletableFuture<List<Delivery>>> waits = ConcurrentHashMap.newKeySet();
+
+  public ApiContext(
+      Hourglass hourglass, Auth auth, Metrics metrics, PushDeliveries push, int maxPayloadBytes) {
+    this.hourglass = hourglass;
+    this.queues = new QueueDirectory(hourglass);
+    this.auth = auth;
+    this.metrics = metrics;
+    this.push = push;
+    this.maxPayloadBytes = maxPayloadBytes;
+  }
+
+  CompletableFuture<List<Delivery>> track(CompletableFuture<List<Delivery>> wait) {
+    waits.add(wait);
+    wait.whenComplete((r, e) -> waits.remove(wait));
+    return wait;
+  }
+
+  private volatile boolean closing;
+
+  boolean isClosing() {
+    return closing;
+  }
+
+  /**
+   * The server is stopping: claims no longer wait, and every waiting long-poll claim is answered
+   * with no jobs now. A job leased for one of them after this goes straight back to ready.
+   */
+  public void closing() {
+    closing = true;
+    for (CompletableFuture<List<Delivery>> w : List.copyOf(waits)) {
+      w.complete(List.of());
+    }
+  }
+}

@@ -1,0 +1,110 @@
+package dev.hourglass.server.http;
+
+import dev.hourglass.DuplicateJobException;
+import dev.hourglass.HourglassException;
+import dev.hourglass.InvalidArgumentException;
+import dev.hourglass.JobNotFoundException;
+import dev.hourglass.JobStateException;
+import dev.hourglass.PayloadTooLargeException;
+import dev.hourglass.RedisUnavailableException;
+import dev.hourglass.StaleReceiptException;
+import io.javalin.http.Context;
+import io.javalin.http.HttpResponseException;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The one place where failures become HTTP answers: every exception a request can raise maps to a
+ * status and an error code of API.md; anything unexpected is logged and answered as {@code
+ * internal}, never with a stack trace.
+ */
+public final class ErrorMapper {
+  private static final Logger log = LoggerFactory.getLogger(ErrorMapper.class);
+
+  private ErrorMapper() {}
+
+  /** The API error for a failure. */
+  public static ApiException toApi(Throwable failure) {
+    Throwable t = unwrap(failure);
+    if (t instanceof ApiException e) {
+      return e;
+    }
+    if (t instanceof InvalidArgumentException e) {
+      return ApiException.invalidField(e.field(), e.reason());
+    }
+    if (t instanceof PayloadTooLargeException e) {
+      return new ApiException(413, "payload_too_large", e.getMessage());
+    }
+    if (t instanceof DuplicateJobException e) {
+      return new ApiException(409, "duplicate_id", e.getMessage());
+    }
+    if (t instanceof StaleReceiptException e) {
+      return new ApiException(409, "stale_receipt", e.getMessage());
+    }
+    if (t instanceof JobNotFoundException e) {
+      return new ApiException(404, "job_not_found", e.getMessage());
+    }
+    if (t instanceof JobStateException e) {
+      return new ApiException(409, stateCode(e), e.getMessage());
+    }
+    if (t instanceof RedisUnavailableException e) {
+      return new ApiException(503, "redis_unavailable", unavailableMessage(e));
+    }
+    if (t instanceof HttpResponseException e) {
+      return fromJavalin(e);
+    }
+    if (t instanceof HourglassException) {
+      log.warn("request failed: {}", t.getMessage());
+      return new ApiException(500, "internal", "internal error: " + t.getMessage());
+    }
+    log.error("unexpected failure of a request", t);
+    return new ApiException(500, "internal", "internal error; the server log has the details");
+  }
+
+  /** Answers a failure in the API's error shape. */
+  public static void answer(Context ctx, Throwable failure) {
+    ApiException e = toApi(failure);
+    ctx.status(e.status());
+    ctx.contentType("application/json");
+    ctx.result(JsonOut.error(e.code(), e.getMessage()));
+  }
+
+  private static String stateCode(JobStateException e) {
+    return switch (e.state()) {
+      case INFLIGHT -> "job_inflight";
+      case DEAD -> "job_dead";
+      default -> "job_state";
+    };
+  }
+
+  private static String unavailableMessage(RedisUnavailableException e) {
+    return e.outcomeUnknown()
+        ? "Redis did not answer in time; the request may or may not have taken effect: "
+            + e.getMessage()
+        : "Redis is unreachable; nothing was changed: " + e.getMessage();
+  }
+
+  private static ApiException fromJavalin(HttpResponseException e) {
+    int status = e.getStatus();
+    return switch (status) {
+      case 413 ->
+          new ApiException(413, "payload_too_large", "the request body is over the size limit");
+      case 404 -> new ApiException(404, "not_found", "no such endpoint");
+      case 405 -> new ApiException(405, "method_not_allowed", "method not allowed here");
+      default ->
+          status >= 500
+              ? new ApiException(500, "internal", "internal error")
+              : new ApiException(status, "bad_request", String.valueOf(e.getMessage()));
+    };
+  }
+
+  private static Throwable unwrap(Throwable t) {
+    while ((t instanceof CompletionException || t instanceof ExecutionException)
+        && t.getCause() != null) {
+      t = t.getCause();
+    }
+    return t;
+  }
+}

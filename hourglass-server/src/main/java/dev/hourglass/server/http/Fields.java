@@ -1,0 +1,113 @@
+package dev.hourglass.server.http;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/**
+ * Typed reads of request fields. Each read names the field in its error, with {@code prefix} for
+ * nested fields (e.g. {@code jobs[3].} or {@code defaults.}); JSON types are strict: an integer
+ * field takes only a JSON integer.
+ */
+public final class Fields {
+  private final ObjectNode node;
+  private final String prefix;
+
+  public Fields(ObjectNode node, String prefix) {
+    this.node = node;
+    this.prefix = prefix;
+  }
+
+  public static Fields of(ObjectNode node) {
+    return new Fields(node, "");
+  }
+
+  public boolean has(String field) {
+    JsonNode v = node.get(field);
+    return v != null && !v.isNull();
+  }
+
+  public String name(String field) {
+    return prefix + field;
+  }
+
+  public ApiException invalid(String field, String reason) {
+    return ApiException.invalidField(name(field), reason);
+  }
+
+  public OptionalLong optLong(String field, long min, long max) {
+    JsonNode v = node.get(field);
+    if (v == null || v.isNull()) {
+      return OptionalLong.empty();
+    }
+    if (!v.isIntegralNumber() || !v.canConvertToLong()) {
+      throw invalid(field, "must be an integer between " + min + " and " + max);
+    }
+    long value = v.asLong();
+    if (value < min || value > max) {
+      throw invalid(field, "must be between " + min + " and " + max + ", was " + value);
+    }
+    return OptionalLong.of(value);
+  }
+
+  public long longOr(String field, long min, long max, long otherwise) {
+    return optLong(field, min, max).orElse(otherwise);
+  }
+
+  public int intOr(String field, int min, int max, int otherwise) {
+    return (int) optLong(field, min, max).orElse(otherwise);
+  }
+
+  public Optional<Duration> optMillis(String field, long min, long max) {
+    OptionalLong v = optLong(field, min, max);
+    return v.isPresent() ? Optional.of(Duration.ofMillis(v.getAsLong())) : Optional.empty();
+  }
+
+  public Optional<String> optText(String field, int maxChars) {
+    JsonNode v = node.get(field);
+    if (v == null || v.isNull()) {
+      return Optional.empty();
+    }
+    if (!v.isTextual()) {
+      throw invalid(field, "must be a string");
+    }
+    if (v.textValue().length() > maxChars) {
+      throw invalid(field, "must be at most " + maxChars + " characters");
+    }
+    return Optional.of(v.textValue());
+  }
+
+  public String text(String field, int maxChars) {
+    return optText(field, maxChars).orElseThrow(() -> invalid(field, "is required"));
+  }
+
+  public boolean boolOr(String field, boolean otherwise) {
+    JsonNode v = node.get(field);
+    if (v == null || v.isNull()) {
+      return otherwise;
+    }
+    if (!v.isBoolean()) {
+      throw invalid(field, "must be true or false");
+    }
+    return v.booleanValue();
+  }
+
+  public Optional<Fields> optObject(String field) {
+    JsonNode v = node.get(field);
+    if (v == null || v.isNull()) {
+      return Optional.empty();
+    }
+    if (!v.isObject()) {
+      throw invalid(field, "must be an object");
+    }
+    return Optional.of(new Fields((ObjectNode) v, prefix + field + "."));
+  }
+
+  /** The raw node, for arrays. */
+  public Optional<JsonNode> optNode(String field) {
+    JsonNode v = node.get(field);
+    return v == null || v.isNull() ? Optional.empty() : Optional.of(v);
+  }
+}

@@ -1,0 +1,106 @@
+package dev.hourglass.server.http;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.hourglass.Delivery;
+import dev.hourglass.EnqueueResult;
+import dev.hourglass.InvalidArgumentException;
+import dev.hourglass.JobInfo;
+import dev.hourglass.JobSpec;
+import dev.hourglass.JobState;
+import java.time.Instant;
+import java.util.Locale;
+
+/** Jobs between the API's JSON and the library's types. */
+public final class JobJson {
+  /** Longest delay or distance of runAt accepted: 100 years, as the library allows. */
+  static final long MAX_DELAY_MS = 100L * 365 * 24 * 3600 * 1000;
+
+  private static final long MAX_LEASE_MS = JobSpec.MAX_DURATION.toMillis();
+
+  private JobJson() {}
+
+  /**
+   * A job spec from an enqueue body (or one element of a batch, with {@code prefix} {@code
+   * jobs[i].}).
+   *
+   * @throws ApiException 400 naming the field, or 413 when the payload is over the limit
+   */
+  public static JobSpec spec(JsonIn.Obj job, String prefix, int maxPayloadBytes) {
+    Fields f = new Fields(job.fields(), prefix);
+    if (job.rawPayload() == null) {
+      throw f.invalid("payload", "is required (any JSON value)");
+    }
+    if (job.rawPayload().length > maxPayloadBytes) {
+      throw new ApiException(
+          413,
+          "payload_too_large",
+          f.name("payload")
+              + ": "
+              + job.rawPayload().length
+              + " bytes is over the limit of "
+              + maxPayloadBytes);
+    }
+    JobSpec.Builder b = JobSpec.builder().payload(job.rawPayload());
+    f.optText("id", 128)
+        .ifPresent(
+            id -> {
+              if (!JobSpec.ID_PATTERN.matcher(id).matches()) {
+                throw f.invalid("id", "must be 1 to 128 of A-Z a-z 0-9 . _ : -");
+              }
+              b.id(id);
+            });
+    if (f.has("delayMs") && f.has("runAt")) {
+      throw f.invalid("delayMs", "give delayMs or runAt, not both");
+    }
+    f.optMillis("delayMs", 0, MAX_DELAY_MS).ifPresent(b::delay);
+    f.optLong("runAt", 0, Long.MAX_VALUE / 2).ifPresent(t -> b.runAt(Instant.ofEpochMilli(t)));
+    f.optLong("maxAttempts", 1, JobSpec.MAX_ATTEMPTS_LIMIT).ifPresent(n -> b.maxAttempts((int) n));
+    f.optObject("backoff").ifPresent(o -> b.backoff(BackoffJson.read(o)));
+    f.optMillis("visibilityMs", 1, MAX_LEASE_MS).ifPresent(b::visibility);
+    f.optMillis("ttlMs", 1, MAX_LEASE_MS).ifPresent(b::ttl);
+    try {
+      return b.build();
+    } catch (InvalidArgumentException e) {
+      throw ApiException.invalidField(f.name(e.field()), e.reason());
+    }
+  }
+
+  public static String state(JobState state) {
+    return state.name().toLowerCase(Locale.ROOT);
+  }
+
+  public static ObjectNode enqueued(EnqueueResult r) {
+    ObjectNode o = JsonOut.object();
+    o.put("id", r.id()).put("queue", r.queue()).put("runAt", r.runAt().toEpochMilli());
+    o.put("state", state(r.state()));
+    return o;
+  }
+
+  public static ObjectNode job(JobInfo j) {
+    ObjectNode o = JsonOut.object();
+    o.put("id", j.id()).put("queue", j.queue()).put("state", state(j.state()));
+    o.put("runAt", j.runAt().toEpochMilli());
+    o.put("attempts", j.attempts()).put("maxAttempts", j.maxAttempts());
+    o.put("createdAt", j.createdAt().toEpochMilli());
+    JsonOut.putPayload(o, "payload", j.payload());
+    j.lastError().ifPresent(e -> o.put("lastError", e));
+    j.leaseUntil().ifPresent(t -> o.put("leaseUntil", t.toEpochMilli()));
+    j.diedAt().ifPresent(t -> o.put("diedAt", t.toEpochMilli()));
+    j.expiresAt().ifPresent(t -> o.put("expiresAt", t.toEpochMilli()));
+    o.put("visibilityMs", j.visibility().toMillis());
+    o.set("backoff", BackoffJson.write(j.backoff()));
+    return o;
+  }
+
+  public static ObjectNode delivery(Delivery d) {
+    ObjectNode o = JsonOut.object();
+    o.put("id", d.id());
+    JsonOut.putPayload(o, "payload", d.payload());
+    o.put("attempt", d.attempt()).put("receipt", d.receipt());
+    o.put("leaseUntil", d.leaseUntil().toEpochMilli());
+    o.put("queue", d.queue()).put("maxAttempts", d.maxAttempts());
+    o.put("runAt", d.dueAt().toEpochMilli()).put("createdAt", d.createdAt().toEpochMilli());
+    d.lastError().ifPresent(e -> o.put("lastError", e));
+    return o;
+  }
+}

@@ -1,0 +1,34 @@
+package dev.hourglass.server.http;
+
+import java.nio.ByteBuffer;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.handler.ErrorHandler;
+import org.eclipse.jetty.util.Callback;
+
+/**
+ * Jetty's own error answers (a request too malformed to reach the API: a bad URI, oversized
+ * headers) in the API's JSON error shape instead of an HTML page.
+ */
+public final class JsonErrorHandler extends ErrorHandler {
+  @Override
+  protected void generateResponse(
+      Request request,
+      Response response,
+      int code,
+      String message,
+      Throwable cause,
+      Callback callback) {
+    String errorCode =
+        switch (code) {
+          case 404 -> "not_found";
+          case 405 -> "method_not_allowed";
+          case 413 -> "payload_too_large";
+          default -> code >= 500 ? "internal" : "bad_request";
+        };
+    String text = code >= 500 ? "internal error" : "malformed request: " + message;
+    response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
+    response.write(true, ByteBuffer.wrap(JsonOut.error(errorCode, text)), callback);
+  }
+}

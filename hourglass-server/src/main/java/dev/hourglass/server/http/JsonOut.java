@@ -1,0 +1,62 @@
+package dev.hourglass.server.http;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
+import com.fasterxml.jackson.databind.util.RawValue;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+
+/** Writes response bodies. */
+public final class JsonOut {
+  private JsonOut() {}
+
+  public static ObjectNode object() {
+    return JsonIn.MAPPER.createObjectNode();
+  }
+
+  public static byte[] bytes(JsonNode node) {
+    try {
+      return JsonIn.MAPPER.writeValueAsBytes(node);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("cannot write JSON", e);
+    }
+  }
+
+  /** The body of every error answer: {@code {"error": {"code", "message"}}}. */
+  public static byte[] error(String code, String message) {
+    ObjectNode o = object();
+    o.putObject("error").put("code", code).put("message", message);
+    return bytes(o);
+  }
+
+  /**
+   * Puts a stored payload under {@code field}: its bytes as they are when they hold one JSON value
+   * (every payload that came through the API does), else as a JSON string of their UTF-8 text (a
+   * job enqueued by a Java client with non-JSON bytes).
+   */
+  public static void putPayload(ObjectNode o, String field, byte[] payload) {
+    String text = new String(payload, StandardCharsets.UTF_8);
+    if (isOneJsonValue(payload)) {
+      o.putRawValue(field, new RawValue(text));
+    } else {
+      o.set(field, TextNode.valueOf(text));
+    }
+  }
+
+  static boolean isOneJsonValue(byte[] bytes) {
+    try (JsonParser p = JsonIn.MAPPER.getFactory().createParser(bytes)) {
+      JsonToken first = p.nextToken();
+      if (first == null) {
+        return false;
+      }
+      p.skipChildren();
+      return p.nextToken() == null;
+    } catch (IOException e) {
+      return false;
+    }
+  }
+}

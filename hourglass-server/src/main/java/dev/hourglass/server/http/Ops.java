@@ -1,0 +1,54 @@
+package dev.hourglass.server.http;
+
+import dev.hourglass.Hourglass;
+import dev.hourglass.server.metrics.Metrics;
+import io.javalin.http.Context;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+
+/** Health, metrics and the dashboard page. */
+public final class Ops {
+  private static final String DASHBOARD = "/dev/hourglass/server/dashboard/index.html";
+
+  private final Hourglass hourglass;
+  private final Metrics metrics;
+  private final byte[] dashboard;
+
+  public Ops(Hourglass hourglass, Metrics metrics) {
+    this.hourglass = hourglass;
+    this.metrics = metrics;
+    this.dashboard = readDashboard();
+  }
+
+  void live(Context ctx) {
+    Http.json(ctx, 200, JsonOut.object().put("status", "live"));
+  }
+
+  /** Ready when Redis answers. */
+  void ready(Context ctx) {
+    hourglass.queueExists("health-probe");
+    Http.json(ctx, 200, JsonOut.object().put("status", "ready"));
+  }
+
+  void metrics(Context ctx) {
+    ctx.contentType("text/plain; version=0.0.4; charset=utf-8");
+    ctx.result(metrics.scrape());
+  }
+
+  void dashboard(Context ctx) {
+    ctx.contentType("text/html; charset=utf-8");
+    ctx.result(dashboard);
+  }
+
+  private static byte[] readDashboard() {
+    try (InputStream in = Ops.class.getResourceAsStream(DASHBOARD)) {
+      if (in == null) {
+        throw new IllegalStateException("dashboard missing from the jar: " + DASHBOARD);
+      }
+      return in.readAllBytes();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

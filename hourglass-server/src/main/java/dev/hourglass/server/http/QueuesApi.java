@@ -1,0 +1,112 @@
+package dev.hourglass.server.http;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.hourglass.InvalidArgumentException;
+import dev.hourglass.JobSpec;
+import dev.hourglass.Queue;
+import dev.hourglass.QueueSettings;
+import dev.hourglass.QueueStats;
+import dev.hourglass.server.push.DeliveryConfig;
+import io.javalin.http.Context;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/** Queue listing, one queue's view, and settings (defaults, partitions, delivery). */
+final class QueuesApi {
+  private final ApiContext api;
+
+  QueuesApi(ApiContext api) {
+    this.api = api;
+  }
+
+  void list(Context ctx) {
+    String token = ctx.header("Authorization");
+    ObjectNode body = JsonOut.object();
+    ArrayNode list = body.putArray("queues");
+    for (String name : api.hourglass.queueNames()) {
+      if (api.auth.maySee(token, name)) {
+        list.add(counts(api.hourglass.queue(name).stats()));
+      }
+    }
+    Http.json(ctx, 200, body);
+  }
+
+  void get(Context ctx, String queue) {
+    Queue q = api.queues.existing(queue);
+    Http.json(ctx, 200, view(q.stats(), q.settings()));
+  }
+
+  /**
+   * Creates the queue or updates its settings. Everything is validated before anything is written;
+   * partitions are fixed at creation. Answers 201 with the queue when it was created, else 200.
+   */
+  void put(Context ctx, String queue) {
+    Fields f = Fields.of(JsonIn.object(ctx.bodyAsBytes()));
+    QueueDirectory.checkName(queue);
+    boolean exists = api.queues.exists(queue);
+    QueueSettings current =
+        exists ? api.hourglass.queue(queue).settings() : api.hourglass.defaultQueueSettings();
+    QueueSettings.Builder b = current.toBuilder();
+    OptionalLong partitions = f.optLong("partitions", 1, 1024);
+    if (partitions.isPresent() && exists && partitions.getAsLong() != current.partitions()) {
+      throw new ApiException(
+          409,
+          "partitions_fixed",
+          "queue " + queue + " has " + current.partitions() + " partitions, fixed at creation");
+    }
+    partitions.ifPresent(p -> b.partitions((int) p));
+    f.optObject("defaults").ifPresent(d -> readDefaults(d, b));
+    Optional<DeliveryConfig> delivery = f.optObject("delivery").map(DeliveryConfig::read);
+    delivery.ifPresent(d -> b.attribute(DeliveryConfig.ATTRIBUTE, d.toAttribute()));
+    QueueSettings settings;
+    try {
+      settings = b.build();
+    } catch (InvalidArgumentException e) {
+      throw ApiException.invalidField(e.field(), e.reason());
+    }
+    Queue q = api.hourglass.configureQueue(queue, settings);
+    api.queues.forWrite(queue);
+    delivery.ifPresent(d -> api.push.apply(queue, d));
+    Http.json(ctx, exists ? 200 : 201, view(q.stats(), q.settings()));
+  }
+
+  private static void readDefaults(Fields d, QueueSettings.Builder b) {
+    d.optLong("maxAttempts", 1, JobSpec.MAX_ATTEMPTS_LIMIT).ifPresent(n -> b.maxAttempts((int) n));
+    d.optObject("backoff").ifPresent(o -> b.backoff(BackoffJson.read(o)));
+    d.optMillis("visibilityMs", 1, JobSpec.MAX_DURATION.toMillis()).ifPresent(b::visibility);
+    d.optLong("ttlMs", 0, JobSpec.MAX_DURATION.toMillis())
+        .ifPresent(ms -> b.ttl(ms == 0 ? null : Duration.ofMillis(ms)));
+  }
+
+  static ObjectNode counts(QueueStats s) {
+    ObjectNode o = JsonOut.object();
+    o.put("name", s.queue());
+    o.put("delayed", s.delayed()).put("ready", s.ready());
+    o.put("inflight", s.inflight()).put("dead", s.dead());
+    return o;
+  }
+
+  static ObjectNode view(QueueStats s, QueueSettings settings) {
+    ObjectNode o = counts(s);
+    o.put("partitions", settings.partitions());
+    ObjectNode defaults = o.putObject("defaults");
+    defaults.put("maxAttempts", settings.maxAttempts());
+    defaults.set("backoff", BackoffJson.write(settings.backoff()));
+    defaults.put("visibilityMs", settings.visibility().toMillis());
+    if (settings.ttl().isPresent()) {
+      defaults.put("ttlMs", settings.ttl().get().toMillis());
+    } else {
+      defaults.putNull("ttlMs");
+    }
+    o.set(
+        "delivery",
+        DeliveryConfig.fromAttribute(settings.attributes().get(DeliveryConfig.ATTRIBUTE)).toJson());
+    ObjectNode counters = o.putObject("counters");
+    counters.put("enqueued", s.enqueued()).put("delivered", s.delivered());
+    counters.put("acked", s.acked()).put("retried", s.retried()).put("dead", s.killed());
+    counters.put("expired", s.expired()).put("cancelled", s.cancelled());
+    return o;
+  }
+}

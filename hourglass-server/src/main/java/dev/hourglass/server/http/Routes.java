@@ -1,0 +1,90 @@
+package dev.hourglass.server.http;
+
+import dev.hourglass.server.auth.Permission;
+import io.javalin.config.JavalinConfig;
+import io.javalin.http.Context;
+import io.javalin.http.Handler;
+import io.javalin.http.HttpResponseException;
+
+/**
+ * Every route of the API (see API.md), with the permission a token needs for it: the one table to
+ * read to know what the server answers.
+ */
+public final class Routes {
+  private static final String Q = "/v1/queues/{queue}";
+
+  private Routes() {}
+
+  public static void install(JavalinConfig config, ApiContext api, Ops ops) {
+    JobsApi jobs = new JobsApi(api);
+    ConsumeApi consume = new ConsumeApi(api);
+    QueuesApi queues = new QueuesApi(api);
+    DeadApi dead = new DeadApi(api);
+    var r = config.routes;
+
+    r.post(Q + "/jobs", queue(api, Permission.PRODUCE, jobs::enqueue));
+    r.post(Q + "/jobs/batch", queue(api, Permission.PRODUCE, jobs::batch));
+    r.get(Q + "/jobs/{id}", job(api, Permission.READ, jobs::get));
+    r.delete(Q + "/jobs/{id}", job(api, Permission.PRODUCE, jobs::cancel));
+    r.put(Q + "/jobs/{id}/schedule", job(api, Permission.PRODUCE, jobs::reschedule));
+
+    r.post(Q + "/claim", queue(api, Permission.CONSUME, consume::claim));
+    r.post(Q + "/jobs/{id}/ack", job(api, Permission.CONSUME, consume::ack));
+    r.post(Q + "/jobs/{id}/nack", job(api, Permission.CONSUME, consume::nack));
+    r.post(Q + "/jobs/{id}/extend", job(api, Permission.CONSUME, consume::extend));
+
+    r.get(Q + "/dead", queue(api, Permission.READ, dead::list));
+    r.post(Q + "/dead/{id}/requeue", job(api, Permission.ADMIN, dead::requeue));
+    r.post(Q + "/dead/requeue", queue(api, Permission.ADMIN, dead::requeueAll));
+    r.delete(Q + "/dead", queue(api, Permission.ADMIN, dead::purge));
+
+    r.get("/v1/queues", any(api, Permission.READ, queues::list));
+    r.get(Q, queue(api, Permission.READ, queues::get));
+    r.put(Q, queue(api, Permission.ADMIN, queues::put));
+
+    r.get("/health/live", ops::live);
+    r.get("/health/ready", ops::ready);
+    r.get("/metrics", any(api, Permission.METRICS, ops::metrics));
+    r.get("/", ops::dashboard);
+
+    r.exception(HttpResponseException.class, (e, ctx) -> ErrorMapper.answer(ctx, e));
+    r.exception(Exception.class, (e, ctx) -> ErrorMapper.answer(ctx, e));
+  }
+
+  /** A request on one queue. */
+  @FunctionalInterface
+  interface QueueHandler {
+    void handle(Context ctx, String queue) throws Exception;
+  }
+
+  /** A request on one job of one queue. */
+  @FunctionalInterface
+  interface JobHandler {
+    void handle(Context ctx, String queue, String id) throws Exception;
+  }
+
+  /**
+   * Checks the token's role (401/403), then the queue name (400), then the token's queue patterns
+   * (403), before the handler reads the body: a refused request writes nothing.
+   */
+  private static Handler queue(ApiContext api, Permission permission, QueueHandler h) {
+    return ctx -> {
+      String auth = ctx.header("Authorization");
+      api.auth.check(auth, permission, null);
+      String queue = QueueDirectory.checkName(ctx.pathParam("queue"));
+      api.auth.check(auth, permission, queue);
+      h.handle(ctx, queue);
+    };
+  }
+
+  private static Handler job(ApiContext api, Permission permission, JobHandler h) {
+    return queue(api, permission, (ctx, queue) -> h.handle(ctx, queue, ctx.pathParam("id")));
+  }
+
+  private static Handler any(ApiContext api, Permission permission, Handler h) {
+    return ctx -> {
+      api.auth.check(ctx.header("Authorization"), permission, null);
+      h.handle(ctx);
+    };
+  }
+}

@@ -1,0 +1,121 @@
+package dev.hourglass.server.push;
+
+import dev.hourglass.Hourglass;
+import dev.hourglass.Worker;
+import dev.hourglass.WorkerOptions;
+import dev.hourglass.server.metrics.Metrics;
+import java.net.http.HttpClient;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs push delivery: one {@link Worker} per queue whose delivery is {@code http}, with the queue's
+ * concurrency, whose handler POSTs each job ({@link HttpPusher}). A worker's threads only ever wait
+ * on its own endpoint, so a slow or dead endpoint holds back its own queue and no other. Leases
+ * cover the POST timeout plus {@link #LEASE_MARGIN}, so a job in flight when this server dies comes
+ * back to another server (or this one after a restart) when its lease runs out.
+ *
+ * <p>Every {@value #RESCAN_SECONDS} s the delivery settings of every queue are read again, so a
+ * change made through another server instance applies here too.
+ */
+public final class PushDeliveries implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(PushDeliveries.class);
+  static final Duration LEASE_MARGIN = Duration.ofSeconds(10);
+  private static final long RESCAN_SECONDS = 5;
+
+  private final Hourglass hourglass;
+  private final Metrics metrics;
+  private final Duration shutdownTimeout;
+  private final HttpClient http =
+      HttpClient.newBuilder()
+          .connectTimeout(Duration.ofSeconds(5))
+          .followRedirects(HttpClient.Redirect.NEVER)
+          .build();
+  private final Map<String, Running> running = new HashMap<>();
+  private final ScheduledExecutorService rescan =
+      Executors.newSingleThreadScheduledExecutor(
+          r -> {
+            Thread t = new Thread(r, "hourglass-push-rescan");
+            t.setDaemon(true);
+            return t;
+          });
+  private boolean closed;
+
+  private record Running(DeliveryConfig config, Worker worker) {}
+
+  public PushDeliveries(Hourglass hourglass, Metrics metrics, Duration shutdownTimeout) {
+    this.hourglass = hourglass;
+    this.metrics = metrics;
+    this.shutdownTimeout = shutdownTimeout;
+  }
+
+  /** Reads every queue's delivery now and then every few seconds. */
+  public void start() {
+    rescan.scheduleWithFixedDelay(this::rescanSafely, 0, RESCAN_SECONDS, TimeUnit.SECONDS);
+  }
+
+  private void rescanSafely() {
+    try {
+      for (String queue : hourglass.queueNames()) {
+        String stored =
+            hourglass.queue(queue).settings().attributes().get(DeliveryConfig.ATTRIBUTE);
+        apply(queue, DeliveryConfig.fromAttribute(stored));
+      }
+    } catch (RuntimeException e) {
+      log.warn("cannot read delivery settings: {}", e.getMessage());
+    }
+  }
+
+  /** Starts, restarts or stops the queue's pusher to match {@code config}. */
+  public synchronized void apply(String queue, DeliveryConfig config) {
+    if (closed) {
+      return;
+    }
+    Running current = running.get(queue);
+    if (current != null && current.config().equals(config)) {
+      return;
+    }
+    if (current != null) {
+      running.remove(queue);
+      current.worker().close();
+      log.info("push delivery of queue {} stopped", queue);
+    }
+    if (config.push()) {
+      WorkerOptions options =
+          WorkerOptions.builder()
+              .concurrency(config.concurrency())
+              .maxClaim(config.concurrency())
+              .visibility(Duration.ofMillis(config.timeoutMs()).plus(LEASE_MARGIN))
+              .shutdownTimeout(shutdownTimeout)
+              .build();
+      Worker worker =
+          hourglass.worker(queue, new HttpPusher(http, config, metrics, queue), options);
+      running.put(queue, new Running(config, worker));
+      log.info(
+          "push delivery of queue {} to {} (concurrency {}, timeout {} ms)",
+          queue,
+          config.url(),
+          config.concurrency(),
+          config.timeoutMs());
+    }
+  }
+
+  /** Stops claiming and lets POSTs in flight finish and settle (each worker's shutdown timeout). */
+  @Override
+  public void close() {
+    rescan.shutdownNow();
+    Map<String, Running> stopping;
+    synchronized (this) {
+      closed = true;
+      stopping = new HashMap<>(running);
+      running.clear();
+    }
+    stopping.values().parallelStream().forEach(r -> r.worker().close());
+  }
+}

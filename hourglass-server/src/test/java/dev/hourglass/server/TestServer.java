@@ -1,0 +1,110 @@
+package dev.hourglass.server;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.hourglass.server.auth.TokenRule;
+import dev.hourglass.server.config.ServerConfig;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A {@link HourglassServer} started in-process on a free port against a given Redis, with a small
+ * HTTP client for tests. Close it after the test.
+ */
+public final class TestServer implements AutoCloseable {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final HourglassServer server;
+  private final HttpClient http =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+  private TestServer(HourglassServer server) {
+    this.server = server;
+  }
+
+  /** A server on {@code redisUri} with auth off. */
+  public static TestServer start(String redisUri) {
+    return start(redisUri, List.of());
+  }
+
+  /** A server on {@code redisUri} with these tokens (auth on when there are any). */
+  public static TestServer start(String redisUri, List<TokenRule> tokens) {
+    ServerConfig config =
+        ServerConfig.embedded(Path.of("unused-data-dir"), 0).with(Optional.of(redisUri), tokens);
+    return new TestServer(HourglassServer.start(config));
+  }
+
+  public HourglassServer server() {
+    return server;
+  }
+
+  public String baseUrl() {
+    return server.baseUrl();
+  }
+
+  /** One HTTP exchange. */
+  public record Response(int status, String body, HttpResponse<String> raw) {
+    /** The body as JSON (fails the test if it is not JSON). */
+    public JsonNode json() {
+      try {
+        return JSON.readTree(body);
+      } catch (IOException e) {
+        throw new AssertionError("not JSON (status " + status + "): " + body, e);
+      }
+    }
+
+    /** The error code of an error answer. */
+    public String errorCode() {
+      return json().path("error").path("code").asText(null);
+    }
+  }
+
+  public Response call(String method, String path, String body) {
+    return call(method, path, body, null);
+  }
+
+  /** Sends a request; {@code body} null sends none, {@code token} null sends no Authorization. */
+  public Response call(String method, String path, String body, String token) {
+    HttpRequest.Builder b =
+        HttpRequest.newBuilder(URI.create(baseUrl() + path)).timeout(Duration.ofSeconds(40));
+    if (token != null) {
+      b.header("Authorization", "Bearer " + token);
+    }
+    b.method(
+        method,
+        body == null
+            ? HttpRequest.BodyPublishers.noBody()
+            : HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8));
+    try {
+      HttpResponse<String> r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+      return new Response(r.statusCode(), r.body(), r);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError("interrupted", e);
+    }
+  }
+
+  public Response get(String path) {
+    return call("GET", path, null);
+  }
+
+  public Response post(String path, String body) {
+    return call("POST", path, body);
+  }
+
+  @Override
+  public void close() {
+    server.close();
+  }
+}
