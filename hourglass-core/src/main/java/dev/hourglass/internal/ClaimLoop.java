@@ -170,9 +170,9 @@ final class ClaimLoop implements Runnable {
    * Bounded by the command timeout.
    */
   void stop() {
-    StatefulRedisConnection<byte[], byte[]> c = blocking;
-    if (c != null) {
-      c.closeAsync();
+    StatefulRedisConnection<byte[], byte[]> closing = blocking;
+    if (closing != null) {
+      closing.closeAsync();
     }
     thread.interrupt();
     long waitMs = client.redis.commandTimeout().plusSeconds(1).toMillis();
@@ -184,8 +184,10 @@ final class ClaimLoop implements Runnable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-    c = blocking;
-    if (c != null && c.isOpen()) {
+    // A connection the loop opened after the first close (it raced the stop) is closed here; the
+    // first one is not closed twice (Lettuce warns about that).
+    StatefulRedisConnection<byte[], byte[]> c = blocking;
+    if (c != null && c != closing && c.isOpen()) {
       c.close();
     }
   }

@@ -172,14 +172,14 @@ final class ClaimWaiters {
   }
 
   /**
-   * Ends every wait, parked or claiming (callers get an empty list), and stops the watchers. A
-   * claim still in flight hands its jobs back when it lands.
+   * Ends every wait, parked or claiming (callers get an empty list), and stops the watchers. A claim
+   * still in flight hands its jobs back when it lands.
    */
   void close() {
     List<Waiter> left;
     synchronized (lock) {
       closed = true;
-      left = new ArrayList<>(live);
+      left = new ArrayList<>(waiting);
       live.clear();
       waiting.clear();
       lock.notifyAll();
@@ -229,7 +229,7 @@ final class ClaimWaiters {
           try {
             KeyValue<byte[], byte[]> token = connection().sync().blpop(BLOCK_SECONDS, wakeKey);
             if (token != null && !wakeAll()) {
-              log.debug("MUTANT dropped token");
+              connection().sync().lpush(wakeKey, token.getValue());
             }
           } catch (RedisException | dev.hourglass.HourglassException e) {
             if (!isClosed()) {
