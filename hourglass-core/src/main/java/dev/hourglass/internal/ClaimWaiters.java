@@ -172,14 +172,14 @@ final class ClaimWaiters {
   }
 
   /**
-   * Ends every wait, parked or claiming (callers get an empty list), and stops the watchers. A claim
-   * still in flight hands its jobs back when it lands.
+   * Ends every wait, parked or claiming (callers get an empty list), and stops the watchers. A
+   * claim still in flight hands its jobs back when it lands.
    */
   void close() {
     List<Waiter> left;
     synchronized (lock) {
       closed = true;
-      left = new ArrayList<>(waiting);
+      left = new ArrayList<>(live);
       live.clear();
       waiting.clear();
       lock.notifyAll();

@@ -45,7 +45,7 @@ final class RedisProcess {
   static RedisProcess start(List<String> command, Path workDir, Path outputFile, boolean killAtExit)
       throws IOException {
     ProcessBuilder builder =
-        new ProcessBuilder(command)
+        new ProcessBuilder(killAtExit ? command : inOwnSession(command))
             .directory(workDir.toFile())
             .redirectInput(ProcessBuilder.Redirect.from(DEV_NULL))
             .redirectOutput(ProcessBuilder.Redirect.appendTo(outputFile.toFile()))
@@ -65,6 +65,24 @@ final class RedisProcess {
       ShutdownCleanup.unregister(redis);
       throw e;
     }
+  }
+
+  /**
+   * Runs a server its owner stops (not killed at exit) in a session of its own where {@code setsid}
+   * exists (it execs in place, so the pid stays the server's): a Ctrl+C in the terminal then
+   * reaches only the JVM, which drains its work and stops the server itself, instead of Redis
+   * shutting down under it at the same moment. The watchdog still kills it if the JVM dies.
+   */
+  private static List<String> inOwnSession(List<String> command) {
+    for (String setsid : List.of("/usr/bin/setsid", "/bin/setsid")) {
+      if (java.nio.file.Files.isExecutable(Path.of(setsid))) {
+        List<String> wrapped = new java.util.ArrayList<>();
+        wrapped.add(setsid);
+        wrapped.addAll(command);
+        return wrapped;
+      }
+    }
+    return command;
   }
 
   /**

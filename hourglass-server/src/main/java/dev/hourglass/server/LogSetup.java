@@ -30,6 +30,8 @@ final class LogSetup {
       json.setWithNanoseconds(false);
       json.setWithContext(false);
       json.setWithArguments(false);
+      // "message" is the SLF4J template ("listening on {}"); without this the values are lost.
+      json.setWithFormattedMessage(true);
       json.setWithMarkers(false);
       encoder = json;
     } else {

@@ -1,0 +1,191 @@
+package dev.hourglass.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.hourglass.server.config.ServerConfig;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The zero-configuration default: no Redis configured, so the server runs an embedded Redis with
+ * its AOF ({@code appendfsync always}) in the data directory. Jobs must survive a graceful restart
+ * and a SIGKILL of the server's JVM, and no redis-server may outlive its server.
+ */
+class EmbeddedRestartTest {
+  @TempDir Path tmp;
+  private Path dataDir;
+
+  @AfterEach
+  void noRedisLeftBehind() {
+    if (dataDir != null) {
+      EmbeddedRedisProcesses.killAll(dataDir); // only does something when a test failed
+    }
+  }
+
+  @Test
+  void jobsSurviveAGracefulRestartAndCloseStopsTheEmbeddedRedis() throws Exception {
+    dataDir = tmp.resolve("data");
+    HourglassServer first = HourglassServer.start(ServerConfig.embedded(dataDir, 0));
+    Set<Long> firstRedis;
+    long laterRunAt;
+    try {
+      ApiClient api = new ApiClient(first.baseUrl());
+      ApiClient.Response later =
+          api.post(
+              "/v1/queues/q/jobs", "{\"id\":\"later\",\"payload\":{\"n\":1},\"delayMs\":2000}");
+      assertThat(later.status()).as(later.body()).isEqualTo(201);
+      assertThat(later.json().get("state").asText()).isEqualTo("delayed");
+      laterRunAt = later.json().get("runAt").asLong();
+      ApiClient.Response now = api.post("/v1/queues/q/jobs", "{\"id\":\"now\",\"payload\":\"x\"}");
+      assertThat(now.status()).as(now.body()).isEqualTo(201);
+      assertThat(now.json().get("state").asText()).isEqualTo("ready");
+
+      firstRedis = EmbeddedRedisProcesses.of(dataDir);
+      assertThat(firstRedis).as("the embedded redis-server of %s", dataDir).hasSize(1);
+    } finally {
+      first.close();
+    }
+    // close() waits for the embedded Redis to exit: nothing is left, at once.
+    assertThat(EmbeddedRedisProcesses.of(dataDir)).isEmpty();
+    assertThat(ProcessHandle.of(firstRedis.iterator().next()).filter(ProcessHandle::isAlive))
+        .isEmpty();
+    assertThat(Files.readString(dataDir.resolve("redis.log")))
+        .as("stopped gracefully (SIGTERM flushes the AOF), not killed")
+        .contains("Received SIGTERM");
+
+    HourglassServer second = HourglassServer.start(ServerConfig.embedded(dataDir, 0));
+    try {
+      ApiClient api = new ApiClient(second.baseUrl());
+      assertThat(EmbeddedRedisProcesses.of(dataDir))
+          .hasSize(1)
+          .doesNotContainAnyElementsOf(firstRedis);
+
+      JsonNode laterJob = api.get("/v1/queues/q/jobs/later").json();
+      assertThat(laterJob.get("runAt").asLong()).isEqualTo(laterRunAt);
+      assertThat(laterJob.get("payload").toString()).isEqualTo("{\"n\":1}");
+      JsonNode nowJob = api.get("/v1/queues/q/jobs/now").json();
+      assertThat(nowJob.get("state").asText()).isEqualTo("ready");
+      assertThat(nowJob.get("payload").asText()).isEqualTo("x");
+
+      Map<String, Long> deliveredAt = new HashMap<>();
+      Map<String, String> receipts = new HashMap<>();
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+      while (deliveredAt.size() < 2 && System.nanoTime() < deadline) {
+        ApiClient.Response claimed =
+            api.post("/v1/queues/q/claim", "{\"max\":10,\"waitMs\":10000}");
+        assertThat(claimed.status()).as(claimed.body()).isEqualTo(200);
+        for (JsonNode job : claimed.json().get("jobs")) {
+          String id = job.get("id").asText();
+          assertThat(deliveredAt).as("delivered twice: " + id).doesNotContainKey(id);
+          deliveredAt.put(id, System.currentTimeMillis());
+          receipts.put(id, job.get("receipt").asText());
+        }
+      }
+      assertThat(deliveredAt).containsOnlyKeys("now", "later");
+      // Redis and this JVM read the same machine clock; a little slack for rounding.
+      assertThat(deliveredAt.get("later")).isGreaterThanOrEqualTo(laterRunAt - 20);
+      assertThat(deliveredAt.get("later") - laterRunAt).isLessThan(2000);
+
+      for (Map.Entry<String, String> r : receipts.entrySet()) {
+        ApiClient.Response ack =
+            api.post(
+                "/v1/queues/q/jobs/" + r.getKey() + "/ack",
+                "{\"receipt\":\"" + r.getValue() + "\"}");
+        assertThat(ack.status()).as(ack.body()).isEqualTo(204);
+      }
+      JsonNode queue = api.get("/v1/queues/q").json();
+      assertThat(queue.get("delayed").asLong() + queue.get("ready").asLong()).isZero();
+      assertThat(queue.get("inflight").asLong()).isZero();
+    } finally {
+      second.close();
+    }
+    assertThat(EmbeddedRedisProcesses.of(dataDir)).isEmpty();
+  }
+
+  @Test
+  void aSigkilledServerJvmLosesNoAcknowledgedJobAndLeavesNoRedis() throws Exception {
+    dataDir = tmp.resolve("data");
+    Set<Long> firstRedis;
+    try (ServerJvm first = startServer(ChildProcess.freePort())) {
+      ApiClient api = ApiClient.onPort(first.port());
+      for (int i = 0; i < 100; i++) {
+        String delay = i % 2 == 0 ? ",\"delayMs\":3600000" : "";
+        ApiClient.Response r =
+            api.post(
+                "/v1/queues/q/jobs",
+                "{\"id\":\"j" + i + "\",\"payload\":{\"i\":" + i + "}" + delay + "}");
+        assertThat(r.status()).as("job %d: %s", i, r.body()).isEqualTo(201);
+      }
+      firstRedis = EmbeddedRedisProcesses.of(dataDir);
+      assertThat(firstRedis).as("the embedded redis-server of %s", dataDir).hasSize(1);
+
+      long killedAt = System.nanoTime();
+      first.process().kill(); // SIGKILL: no shutdown hook runs, the watchdog must end Redis
+      Set<Long> left = EmbeddedRedisProcesses.awaitNone(dataDir, Duration.ofSeconds(10));
+      long goneMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killedAt);
+      System.out.println("embedded redis gone " + goneMs + " ms after its JVM was SIGKILLed");
+      assertThat(left).as("redis-server still alive 10 s after its JVM died").isEmpty();
+    }
+
+    try (ServerJvm second = startServer(ChildProcess.freePort())) {
+      ApiClient api = ApiClient.onPort(second.port());
+      assertThat(EmbeddedRedisProcesses.of(dataDir))
+          .hasSize(1)
+          .doesNotContainAnyElementsOf(firstRedis);
+      JsonNode queue = api.get("/v1/queues/q").json();
+      assertThat(queue.get("delayed").asLong()).as(queue.toString()).isEqualTo(50);
+      assertThat(queue.get("ready").asLong()).as(queue.toString()).isEqualTo(50);
+      assertThat(queue.get("inflight").asLong() + queue.get("dead").asLong()).isZero();
+      for (int i = 0; i < 100; i++) {
+        ApiClient.Response job = api.get("/v1/queues/q/jobs/j" + i);
+        assertThat(job.status()).as("job j%d", i).isEqualTo(200);
+        assertThat(job.json().get("payload").get("i").asInt()).isEqualTo(i);
+      }
+
+      second.process().terminate(); // SIGTERM: the graceful path this time
+      Integer exit = second.process().awaitExit(30, TimeUnit.SECONDS);
+      assertThat(exit).as(second.process().output()).isIn(0, 143);
+      assertThat(EmbeddedRedisProcesses.awaitNone(dataDir, Duration.ofSeconds(5))).isEmpty();
+      assertThat(second.process().stderr())
+          .as(second.process().output())
+          .anyMatch(l -> l.contains("Hourglass stopped"));
+    }
+  }
+
+  /** A server JVM with its embedded Redis in {@link #dataDir}, ready to serve. */
+  private ServerJvm startServer(int port) throws InterruptedException {
+    ChildProcess p =
+        ChildProcess.serverJvm(
+            tmp,
+            "server",
+            "--port",
+            Integer.toString(port),
+            "--data-dir",
+            dataDir.toString(),
+            "--log-format",
+            "text");
+    try {
+      ApiClient.onPort(port).awaitReady(Duration.ofSeconds(60), p::isAlive, p::output);
+    } catch (AssertionError | InterruptedException e) {
+      p.close();
+      throw e;
+    }
+    return new ServerJvm(p, port);
+  }
+
+  private record ServerJvm(ChildProcess process, int port) implements AutoCloseable {
+    @Override
+    public void close() throws InterruptedException {
+      process.close();
+    }
+  }
+}
