@@ -5,6 +5,7 @@ import dev.hourglass.embedded.RedisServer;
 import dev.hourglass.server.auth.Auth;
 import dev.hourglass.server.config.ServerConfig;
 import dev.hourglass.server.http.ApiContext;
+import dev.hourglass.server.http.ApiException;
 import dev.hourglass.server.http.JsonErrorHandler;
 import dev.hourglass.server.http.Ops;
 import dev.hourglass.server.http.Routes;
@@ -12,6 +13,7 @@ import dev.hourglass.server.metrics.Metrics;
 import dev.hourglass.server.push.PushDeliveries;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
+import io.javalin.http.HandlerType;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -81,7 +83,16 @@ public final class HourglassServer implements AutoCloseable {
                       server.insertHandler(new GracefulHandler());
                       server.setErrorHandler(new JsonErrorHandler());
                     });
-                c.routes.before(ctx -> ctx.attribute(STARTED_NANOS, System.nanoTime()));
+                c.routes.before(
+                    ctx -> {
+                      ctx.attribute(STARTED_NANOS, System.nanoTime());
+                      if (ctx.method() == HandlerType.HEAD) {
+                        // Javalin would answer HEAD on a GET route itself, with 200 and without
+                        // the route's auth check; the API has no HEAD.
+                        throw new ApiException(
+                            405, "method_not_allowed", "HEAD is not supported; use GET");
+                      }
+                    });
                 c.routes.after(ctx -> timeRequest(metrics, ctx));
                 Routes.install(c, api, ops);
               });

@@ -36,8 +36,23 @@ public final class BackoffJson {
         default -> throw f.invalid("type", "must be fixed, exponential or schedule");
       };
     } catch (InvalidArgumentException e) {
-      throw ApiException.invalidField(f.name(e.field()), e.reason());
+      throw f.invalid(apiField(e.field()), e.reason());
     }
+  }
+
+  /**
+   * The request's name of a field the library names in its error: the library says {@code
+   * backoff.max} where the request said {@code maxMs} (and {@code f} already adds the {@code
+   * backoff.} prefix).
+   */
+  private static String apiField(String libraryField) {
+    String name = libraryField.replaceFirst("^backoff\\.", "");
+    return switch (name) {
+      case "base" -> "baseMs";
+      case "max" -> "maxMs";
+      case "delay" -> "delayMs";
+      default -> name.replaceFirst("^delays", "delaysMs");
+    };
   }
 
   private static long required(Fields f, String field) {

@@ -12,6 +12,8 @@ import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import org.eclipse.jetty.http.HttpException;
+import org.eclipse.jetty.io.EofException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -53,7 +55,16 @@ public final class ErrorMapper {
       return new ApiException(503, "redis_unavailable", unavailableMessage(e));
     }
     if (t instanceof HttpResponseException e) {
-      return fromJavalin(e);
+      return fromStatus(e.getStatus(), String.valueOf(e.getMessage()));
+    }
+    if (t instanceof HttpException e && e.getCode() < 500) {
+      // Jetty could not read the request body (bad chunked framing, a body shorter than its
+      // Content-Length): malformed input, not a fault of the server.
+      String reason = e.getReason() == null ? "the body could not be read" : e.getReason();
+      return fromStatus(e.getCode(), "malformed request: " + reason);
+    }
+    if (t instanceof EofException) {
+      return new ApiException(400, "bad_request", "the request body ended early");
     }
     if (t instanceof HourglassException) {
       log.warn("request failed: {}", t.getMessage());
@@ -86,8 +97,8 @@ public final class ErrorMapper {
         : "Redis is unreachable; nothing was changed: " + e.getMessage();
   }
 
-  private static ApiException fromJavalin(HttpResponseException e) {
-    int status = e.getStatus();
+  /** A status Javalin or Jetty chose, in the API's error codes. */
+  private static ApiException fromStatus(int status, String message) {
     return switch (status) {
       case 413 ->
           new ApiException(413, "payload_too_large", "the request body is over the size limit");
@@ -96,7 +107,7 @@ public final class ErrorMapper {
       default ->
           status >= 500
               ? new ApiException(500, "internal", "internal error")
-              : new ApiException(status, "bad_request", String.valueOf(e.getMessage()));
+              : new ApiException(status, "bad_request", message);
     };
   }
 

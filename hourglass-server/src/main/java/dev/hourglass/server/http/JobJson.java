@@ -15,6 +15,15 @@ public final class JobJson {
   /** Longest delay or distance of runAt accepted: 100 years, as the library allows. */
   static final long MAX_DELAY_MS = 100L * 365 * 24 * 3600 * 1000;
 
+  /**
+   * Latest runAt accepted now: 100 years ahead, as for delayMs. Checked here because the library
+   * does not bound runAt, and its job record holds due times in 48 bits: a runAt past 2^47 ms (year
+   * 6429) was accepted and then read back as a different, even negative, time.
+   */
+  static long maxRunAtMs() {
+    return System.currentTimeMillis() + MAX_DELAY_MS;
+  }
+
   private static final long MAX_LEASE_MS = JobSpec.MAX_DURATION.toMillis();
 
   private JobJson() {}
@@ -53,7 +62,7 @@ public final class JobJson {
       throw f.invalid("delayMs", "give delayMs or runAt, not both");
     }
     f.optMillis("delayMs", 0, MAX_DELAY_MS).ifPresent(b::delay);
-    f.optLong("runAt", 0, Long.MAX_VALUE / 2).ifPresent(t -> b.runAt(Instant.ofEpochMilli(t)));
+    f.optLong("runAt", 0, maxRunAtMs()).ifPresent(t -> b.runAt(Instant.ofEpochMilli(t)));
     f.optLong("maxAttempts", 1, JobSpec.MAX_ATTEMPTS_LIMIT).ifPresent(n -> b.maxAttempts((int) n));
     f.optObject("backoff").ifPresent(o -> b.backoff(BackoffJson.read(o)));
     f.optMillis("visibilityMs", 1, MAX_LEASE_MS).ifPresent(b::visibility);

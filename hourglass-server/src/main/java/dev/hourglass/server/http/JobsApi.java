@@ -98,7 +98,7 @@ final class JobsApi {
       throw f.invalid("delayMs", "give exactly one of delayMs or runAt");
     }
     OptionalLong delay = f.optLong("delayMs", 0, JobJson.MAX_DELAY_MS);
-    long runAt = delay.isPresent() ? 0 : f.optLong("runAt", 0, Long.MAX_VALUE / 2).getAsLong();
+    long runAt = delay.isPresent() ? 0 : f.optLong("runAt", 0, JobJson.maxRunAtMs()).getAsLong();
     Queue q = api.queues.existing(queue);
     JobInfo job =
         delay.isPresent()

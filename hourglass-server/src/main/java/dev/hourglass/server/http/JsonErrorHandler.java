@@ -12,6 +12,15 @@ import org.eclipse.jetty.util.Callback;
  * headers) in the API's JSON error shape instead of an HTML page.
  */
 public final class JsonErrorHandler extends ErrorHandler {
+  /**
+   * Every method gets the JSON body: Jetty's default writes error pages only for GET, POST and
+   * HEAD, and answers others (e.g. {@code PUT *}) with an empty body and no Content-Type.
+   */
+  @Override
+  public boolean errorPageForMethod(String method) {
+    return true;
+  }
+
   @Override
   protected void generateResponse(
       Request request,
@@ -25,9 +34,11 @@ public final class JsonErrorHandler extends ErrorHandler {
           case 404 -> "not_found";
           case 405 -> "method_not_allowed";
           case 413 -> "payload_too_large";
+          // The request line names a version the server does not speak: the client's doing.
+          case 505 -> "http_version_not_supported";
           default -> code >= 500 ? "internal" : "bad_request";
         };
-    String text = code >= 500 ? "internal error" : "malformed request: " + message;
+    String text = code >= 500 && code != 505 ? "internal error" : "malformed request: " + message;
     response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
     response.write(true, ByteBuffer.wrap(JsonOut.error(errorCode, text)), callback);
   }

@@ -1,0 +1,472 @@
+package dev.hourglass.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
+import dev.hourglass.Delivery;
+import dev.hourglass.Hourglass;
+import dev.hourglass.JobInfo;
+import dev.hourglass.JobSpec;
+import dev.hourglass.JobState;
+import dev.hourglass.Nack;
+import dev.hourglass.Queue;
+import dev.hourglass.embedded.RedisServer;
+import dev.hourglass.server.FuzzRequests.RawReq;
+import dev.hourglass.server.FuzzRequests.Req;
+import dev.hourglass.server.auth.Role;
+import dev.hourglass.server.auth.TokenRule;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Pattern;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.EdgeCasesMode;
+import net.jqwik.api.Example;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.ShrinkingMode;
+import net.jqwik.api.lifecycle.AfterContainer;
+import net.jqwik.api.lifecycle.BeforeContainer;
+import net.jqwik.api.statistics.Statistics;
+
+/**
+ * Throws random and malformed requests at every route of the API (and raw bytes at the HTTP parser
+ * under it) and checks, for every answer:
+ *
+ * <ul>
+ *   <li>no 5xx: the server runs on a healthy Redis, so nothing a client sends is a server fault
+ *       (except 505 to a raw request line naming an HTTP version the server does not speak, which
+ *       is the right answer);
+ *   <li>every non-2xx answer is {@code application/json} with exactly {@code {"error": {"code":
+ *       <snake_case>, "message": <text>}}}, Jetty's own answers to unparseable requests included;
+ *   <li>a rejected request (4xx) changed nothing in Redis.
+ * </ul>
+ *
+ * <p>The last one compares a digest of every key before and after the request ({@link RedisState}).
+ * The server also writes in the background, which would make that comparison flaky: its promoters
+ * renew their lock and due time in the partition {@code meta} hashes, and may move jobs (due ones
+ * to ready, lapsed leases back) once any claim has started them; long-poll watchers pop and push
+ * back hint tokens on the {@code wake} lists. So the digest leaves out {@code meta} and {@code
+ * wake} keys, and before every request the test holds every partition's promoter lock itself, which
+ * leaves the server's promoters idle. That lets claims succeed and lease jobs (the claim route is
+ * fuzzed like any other) while only requests write. No push worker ever runs: the generators never
+ * produce a valid http delivery.
+ *
+ * <p>The server runs with auth on (admin, producer, consumer and a queue-limited admin token), so
+ * the 401 and 403 paths are fuzzed too; most requests carry the admin token to get past them. A
+ * seed queue holds a delayed, a ready, an inflight and two dead jobs, so that paths reach existing
+ * queues and jobs; when requests have used them up (cancelled, claimed, requeued, purged), the next
+ * try seeds a fresh queue.
+ *
+ * <p>jqwik runs its own engine, which does not apply JUnit Jupiter extensions, so the test starts
+ * its {@link RedisServer} in a container hook instead of through {@code RedisExtension}.
+ */
+class FuzzTest {
+  private static final List<TokenRule> TOKENS =
+      List.of(
+          TokenRule.of("admin", FuzzRequests.ADMIN, Role.ADMIN, List.of("*")),
+          TokenRule.of("producer", FuzzRequests.PRODUCER, Role.PRODUCER, List.of("*")),
+          TokenRule.of("consumer", FuzzRequests.CONSUMER, Role.CONSUMER, List.of("*")),
+          TokenRule.of("narrow", FuzzRequests.NARROW, Role.ADMIN, List.of("other-*")));
+
+  private static final Pattern SNAKE_CASE = Pattern.compile("[a-z][a-z0-9]*(_[a-z0-9]+)*");
+  private static final ObjectReader STRICT_JSON =
+      new ObjectMapper().reader().with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+  private static final Duration ANSWER_TIMEOUT = Duration.ofSeconds(30);
+
+  private static RedisServer redis;
+  private static TestServer server;
+  private static HttpClient http;
+  private static Seeds seeds;
+
+  @BeforeContainer
+  static void start() {
+    redis = RedisServer.create();
+    redis.start();
+    server = TestServer.start(redis.uri(), TOKENS);
+    http =
+        HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5))
+            .build();
+    seeds = new Seeds(server.server().hourglass());
+  }
+
+  @AfterContainer
+  static void stop() {
+    if (server != null) {
+      server.close();
+    }
+    if (redis != null) {
+      redis.close();
+    }
+  }
+
+  @Property(tries = 300, shrinking = ShrinkingMode.BOUNDED, edgeCases = EdgeCasesMode.NONE)
+  void apiRequestsAreAnsweredInTheErrorShapeAndRejectedOnesWriteNothing(
+      @ForAll("apiRequests") Req request) {
+    RedisState before = prepare();
+    Answer answer = send(request);
+    check(request.toString(), request.method(), answer, before, false);
+    collect(request.route(), answer);
+  }
+
+  @Property(tries = 60, shrinking = ShrinkingMode.BOUNDED, edgeCases = EdgeCasesMode.NONE)
+  void deadListQueriesAreAnsweredInTheErrorShapeAndWriteNothing(
+      @ForAll("deadListRequests") Req request) {
+    RedisState before = prepare();
+    Answer answer = send(request);
+    check(request.toString(), request.method(), answer, before, false);
+    collect(request.route(), answer);
+    if (answer.status() == 200) {
+      assertThat(RedisState.read(redis).changesSince(before))
+          .as("a dead list read changed Redis: %s", request)
+          .isEmpty();
+    }
+  }
+
+  @Property(tries = 120, shrinking = ShrinkingMode.BOUNDED, edgeCases = EdgeCasesMode.NONE)
+  void rawRequestsAreAnsweredInTheErrorShapeAndRejectedOnesWriteNothing(
+      @ForAll("rawRequests") RawReq request) {
+    RedisState before = prepare();
+    Answer answer = sendRaw(request);
+    check(request.toString(), request.method(), answer, before, true);
+    collect("raw", answer);
+  }
+
+  /** How far requests got, in the report: a fuzz that never gets past 401 tests little. */
+  private static void collect(String route, Answer answer) {
+    Statistics.label("status").collect(answer.status());
+    Statistics.label("route and status class").collect(route, answer.status() / 100 + "xx");
+    if (answer.status() >= 300 && answer.body().length > 0) {
+      try {
+        Statistics.label("error code")
+            .collect(STRICT_JSON.readTree(answer.body()).path("error").path("code").asText());
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+  }
+
+  /**
+   * Found while fuzzing raw requests: a body that ends before its Content-Length, or chunked
+   * framing that breaks off, was answered 500 {@code internal} and logged as a server fault.
+   */
+  @Example
+  void aBodyThatBreaksOffIsA400() {
+    String enqueue = "POST /v1/queues/" + FuzzRequests.SEED_QUEUE + "/jobs HTTP/1.1\r\n";
+    String headers = "Host: localhost\r\nAuthorization: Bearer " + FuzzRequests.ADMIN + "\r\n";
+    for (String rest :
+        List.of(
+            "Content-Length: 40\r\n\r\n{\"payload\":1",
+            "Transfer-Encoding: chunked\r\n\r\nzz\r\n",
+            "Transfer-Encoding: chunked\r\n\r\n5\r\n{\"pa")) {
+      RawReq request =
+          new RawReq("POST", (enqueue + headers + rest).getBytes(StandardCharsets.ISO_8859_1), "");
+      RedisState before = prepare();
+      Answer answer = sendRaw(request);
+      check(request.toString(), "POST", answer, before, true);
+      assertThat(answer.status()).as("%s", request).isEqualTo(400);
+    }
+  }
+
+  /**
+   * Found by the raw-request property: Jetty's own error answers to methods other than GET, POST
+   * and HEAD had an empty body and no Content-Type.
+   */
+  @Example
+  void jettysOwnErrorAnswersAreJsonForEveryMethod() {
+    for (String method : List.of("PUT", "DELETE", "OPTIONS", "PATCH", "FROB")) {
+      RawReq request =
+          new RawReq(
+              method,
+              (method + " * HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\n\r\n")
+                  .getBytes(StandardCharsets.ISO_8859_1),
+              "");
+      RedisState before = prepare();
+      check(request.toString(), method, sendRaw(request), before, true);
+    }
+  }
+
+  @Provide
+  Arbitrary<Req> apiRequests() {
+    return FuzzRequests.apiRequests();
+  }
+
+  @Provide
+  Arbitrary<Req> deadListRequests() {
+    return FuzzRequests.deadListRequests();
+  }
+
+  @Provide
+  Arbitrary<RawReq> rawRequests() {
+    return FuzzRequests.rawRequests();
+  }
+
+  /** Seeds if needed, idles the promoters, and reads the state to compare with. */
+  private static RedisState prepare() {
+    seeds.ensure();
+    RedisState.holdPromoters(redis);
+    return RedisState.read(redis);
+  }
+
+  private record Answer(int status, String contentType, byte[] body) {
+    String text() {
+      return new String(body, StandardCharsets.UTF_8);
+    }
+  }
+
+  /**
+   * The three properties. {@code raw}: the request line may name an HTTP version the server does
+   * not speak, and 505 is the right answer to that (not a fault of the server).
+   */
+  private static void check(
+      String request, String method, Answer answer, RedisState before, boolean raw) {
+    String what = request + "\n  answered " + answer.status() + ": " + preview(answer.text());
+    if (raw && answer.status() == 505) {
+      assertThat(answer.contentType()).as(what).startsWith("application/json");
+    } else {
+      assertThat(answer.status()).as("a 5xx for %s", what).isLessThan(500);
+    }
+    boolean success = answer.status() >= 200 && answer.status() < 300;
+    if (!success) {
+      assertThat(answer.contentType())
+          .as("Content-Type of %s", what)
+          .isNotNull()
+          .startsWith("application/json");
+      if (!"HEAD".equalsIgnoreCase(method)) {
+        assertErrorShape(what, answer.body());
+      }
+    }
+    if (answer.status() >= 400 && answer.status() < 500) {
+      assertThat(RedisState.read(redis).changesSince(before))
+          .as("Redis keys changed by a rejected request: %s", what)
+          .isEmpty();
+    }
+  }
+
+  private static void assertErrorShape(String what, byte[] body) {
+    JsonNode root;
+    try {
+      root = STRICT_JSON.readTree(body);
+    } catch (IOException e) {
+      throw new AssertionError("the error body is not JSON: " + what, e);
+    }
+    assertThat(root).as("error body of %s", what).isNotNull();
+    assertThat(root.isObject() && root.size() == 1 && root.has("error"))
+        .as("the body is not exactly {\"error\": ...}: %s", what)
+        .isTrue();
+    JsonNode error = root.get("error");
+    assertThat(error.isObject() && error.size() == 2)
+        .as("error is not exactly {code, message}: %s", what)
+        .isTrue();
+    assertThat(error.path("code").isTextual() && error.path("message").isTextual())
+        .as("code and message are not strings: %s", what)
+        .isTrue();
+    assertThat(error.get("code").asText()).as("code of %s", what).matches(SNAKE_CASE);
+    assertThat(error.get("message").asText()).as("message of %s", what).isNotBlank();
+  }
+
+  private static String preview(String s) {
+    return FuzzRequests.preview(s, 300);
+  }
+
+  // ---- sending ----
+
+  private static Answer send(Req r) {
+    String path =
+        r.path()
+            .replace(FuzzRequests.SEED_QUEUE, seeds.queue())
+            .replace(FuzzRequests.REAL_CURSOR, seeds.cursor());
+    HttpRequest.Builder b =
+        HttpRequest.newBuilder(URI.create(server.baseUrl() + path)).timeout(ANSWER_TIMEOUT);
+    for (String[] h : r.headers()) {
+      b.header(h[0], h[1]);
+    }
+    b.method(r.method(), HttpRequest.BodyPublishers.ofByteArray(r.body()));
+    try {
+      HttpResponse<byte[]> resp = http.send(b.build(), HttpResponse.BodyHandlers.ofByteArray());
+      return new Answer(
+          resp.statusCode(), resp.headers().firstValue("Content-Type").orElse(null), resp.body());
+    } catch (IOException e) {
+      throw new UncheckedIOException("no answer to " + r, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError("interrupted", e);
+    }
+  }
+
+  /** Writes the bytes, half-closes, and reads the first response on the connection. */
+  private static Answer sendRaw(RawReq r) {
+    byte[] bytes =
+        new String(r.bytes(), StandardCharsets.ISO_8859_1)
+            .replace(FuzzRequests.SEED_QUEUE, seeds.queue())
+            .getBytes(StandardCharsets.ISO_8859_1);
+    try (Socket socket = new Socket()) {
+      socket.connect(new InetSocketAddress("127.0.0.1", server.server().port()), 5000);
+      socket.setSoTimeout((int) ANSWER_TIMEOUT.toMillis());
+      socket.getOutputStream().write(bytes);
+      socket.getOutputStream().flush();
+      socket.shutdownOutput();
+      return parseResponse(socket.getInputStream(), "HEAD".equals(r.method()));
+    } catch (IOException e) {
+      throw new UncheckedIOException("no answer to " + r, e);
+    }
+  }
+
+  /** The first final response on the stream (after any 1xx interim ones). */
+  private static Answer parseResponse(InputStream in, boolean head) throws IOException {
+    while (true) {
+      String statusLine = readLine(in);
+      assertThat(statusLine).as("status line").startsWith("HTTP/1.");
+      int status = Integer.parseInt(statusLine.split(" ", 3)[1]);
+      if (status >= 200) {
+        return parseRest(in, status, head);
+      }
+      while (!readLine(in).isEmpty()) {
+        // headers of an interim response
+      }
+    }
+  }
+
+  private static Answer parseRest(InputStream in, int status, boolean head) throws IOException {
+    String contentType = null;
+    long length = -1;
+    boolean chunked = false;
+    for (String line = readLine(in); !line.isEmpty(); line = readLine(in)) {
+      int colon = line.indexOf(':');
+      String name = line.substring(0, colon).trim().toLowerCase(Locale.ROOT);
+      String value = line.substring(colon + 1).trim();
+      switch (name) {
+        case "content-type" -> contentType = value;
+        case "content-length" -> length = Long.parseLong(value);
+        case "transfer-encoding" -> chunked = value.toLowerCase(Locale.ROOT).contains("chunked");
+        default -> {}
+      }
+    }
+    byte[] body;
+    if (head || status == 204 || status == 304) {
+      body = new byte[0];
+    } else if (chunked) {
+      body = readChunked(in);
+    } else if (length >= 0) {
+      body = in.readNBytes((int) length);
+    } else {
+      body = in.readAllBytes();
+    }
+    return new Answer(status, contentType, body);
+  }
+
+  private static byte[] readChunked(InputStream in) throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    while (true) {
+      String size = readLine(in).split(";", 2)[0].trim();
+      int n = Integer.parseInt(size, 16);
+      if (n == 0) {
+        return out.toByteArray();
+      }
+      out.writeBytes(in.readNBytes(n));
+      readLine(in);
+    }
+  }
+
+  private static String readLine(InputStream in) throws IOException {
+    ByteArrayOutputStream line = new ByteArrayOutputStream();
+    for (int b = in.read(); b != '\n'; b = in.read()) {
+      if (b < 0) {
+        throw new IOException("connection closed in the middle of a response: " + line);
+      }
+      if (b != '\r') {
+        line.write(b);
+      }
+    }
+    return line.toString(StandardCharsets.ISO_8859_1);
+  }
+
+  // ---- seed state ----
+
+  /**
+   * A queue holding one job in each state, for paths to reach existing jobs. {@link #ensure} makes
+   * a fresh one when the fuzz has used the current one up.
+   */
+  private static final class Seeds {
+    private final Hourglass hourglass;
+    private final Map<String, JobState> expected =
+        Map.of(
+            "d-1", JobState.DELAYED,
+            "r-1", JobState.READY,
+            "i-1", JobState.INFLIGHT,
+            "x-1", JobState.DEAD,
+            "x-2", JobState.DEAD);
+    private int generation;
+    private String queue;
+
+    Seeds(Hourglass hourglass) {
+      this.hourglass = hourglass;
+    }
+
+    String queue() {
+      return queue;
+    }
+
+    /** A cursor the server gave out for the seed queue's dead list, or a stale one. */
+    String cursor() {
+      return hourglass.queue(queue).dead().list(null, 1).next().orElse("MDoxOng");
+    }
+
+    void ensure() {
+      if (queue != null && intact()) {
+        return;
+      }
+      queue = "seed-" + ++generation;
+      Queue q = hourglass.queue(queue);
+      q.enqueue(dead("x-1"));
+      q.enqueue(dead("x-2"));
+      for (Delivery d : q.claim(10, Duration.ofHours(1))) {
+        q.nack(d.id(), d.receipt(), Nack.kill("seeded dead"));
+      }
+      q.enqueue(JobSpec.builder().id("i-1").payload("{\"seed\":\"inflight\"}").build());
+      assertThat(q.claim(1, Duration.ofDays(1))).hasSize(1);
+      q.enqueue(JobSpec.builder().id("r-1").payload("{\"seed\":\"ready\"}").build());
+      q.enqueue(
+          JobSpec.builder()
+              .id("d-1")
+              .payload("{\"seed\":\"delayed\"}")
+              .delay(Duration.ofDays(1))
+              .build());
+      assertThat(intact()).as("seeded %s", queue).isTrue();
+    }
+
+    private static JobSpec dead(String id) {
+      return JobSpec.builder().id(id).payload("{\"seed\":\"dead\"}").maxAttempts(1).build();
+    }
+
+    private boolean intact() {
+      Queue q = hourglass.queue(queue);
+      for (Map.Entry<String, JobState> e : expected.entrySet()) {
+        Optional<JobInfo> job = q.get(e.getKey());
+        if (job.isEmpty() || job.get().state() != e.getValue()) {
+          return false;
+        }
+      }
+      return true;
+    }
+  }
+}
