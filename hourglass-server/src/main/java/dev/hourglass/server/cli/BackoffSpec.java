@@ -1,9 +1,9 @@
 package dev.hourglass.server.cli;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.hourglass.Backoff;
 import dev.hourglass.InvalidArgumentException;
+import dev.hourglass.server.http.BackoffJson;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -43,19 +43,13 @@ public final class BackoffSpec implements ITypeConverter<Backoff> {
     throw new IllegalArgumentException("'" + spec + "' is not a backoff like " + FORMS);
   }
 
-  /** The backoff as API.md writes it, e.g. {@code {"type":"fixed","delayMs":5000}}. */
+  /**
+   * The backoff as API.md writes it, e.g. {@code {"type":"fixed","delayMs":5000}}. Without a jitter
+   * field: the CLI's forms have none, so the server's default applies.
+   */
   public static ObjectNode toJson(Backoff backoff) {
-    ObjectNode json = Json.MAPPER.createObjectNode();
-    if (backoff instanceof Backoff.Fixed fixed) {
-      json.put("type", "fixed").put("delayMs", fixed.delay().toMillis());
-    } else if (backoff instanceof Backoff.Exponential exponential) {
-      json.put("type", "exponential")
-          .put("baseMs", exponential.base().toMillis())
-          .put("maxMs", exponential.max().toMillis());
-    } else if (backoff instanceof Backoff.Schedule schedule) {
-      ArrayNode delays = json.put("type", "schedule").putArray("delaysMs");
-      schedule.delays().forEach(delay -> delays.add(delay.toMillis()));
-    }
+    ObjectNode json = BackoffJson.write(backoff);
+    json.remove("jitter");
     return json;
   }
 
