@@ -3,7 +3,6 @@ package dev.hourglass.internal;
 import dev.hourglass.Delivery;
 import dev.hourglass.HourglassException;
 import io.lettuce.core.RedisException;
-
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;

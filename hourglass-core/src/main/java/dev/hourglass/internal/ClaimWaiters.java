@@ -3,7 +3,6 @@ package dev.hourglass.internal;
 import dev.hourglass.Delivery;
 import io.lettuce.core.KeyValue;
 import io.lettuce.core.RedisException;
-
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;

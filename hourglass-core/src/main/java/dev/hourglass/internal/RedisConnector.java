@@ -50,7 +50,8 @@ public final class RedisConnector implements AutoCloseable {
 
   /** Tells whether the URI names a Redis Cluster ({@value #CLUSTER_SCHEME}...). */
   public static boolean isClusterUri(String redisUri) {
-    return redisUri != null && redisUri.regionMatches(true, 0, CLUSTER_SCHEME, 0, CLUSTER_SCHEME.length());
+    return redisUri != null
+        && redisUri.regionMatches(true, 0, CLUSTER_SCHEME, 0, CLUSTER_SCHEME.length());
   }
 
   /**

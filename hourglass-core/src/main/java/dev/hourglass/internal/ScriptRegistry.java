@@ -41,7 +41,10 @@ public final class ScriptRegistry {
    * with the Lettuce exception; callers translate failures through {@link Failures}.
    */
   public CompletableFuture<List<Object>> run(
-      RedisClusterAsyncCommands<byte[], byte[]> redis, Script script, byte[][] keys, byte[][] args) {
+      RedisClusterAsyncCommands<byte[], byte[]> redis,
+      Script script,
+      byte[][] keys,
+      byte[][] args) {
     CompletableFuture<List<Object>> first =
         redis
             .<List<Object>>evalsha(digests.get(script), ScriptOutputType.MULTI, keys, args)

@@ -11,9 +11,9 @@ import java.util.StringJoiner;
  *
  * <p>The first {@link #start()} assigns the slots ({@code CLUSTER ADDSLOTS}, which Redis 6.2
  * understands, unlike {@code ADDSLOTSRANGE}), joins the nodes ({@code CLUSTER MEET}) and returns
- * once every node reports {@code cluster_state:ok} and knows all three masters. Each node keeps that
- * configuration in {@code nodes.conf} in its data directory, so after {@link #stop()} the cluster
- * comes back with the same ports and slots (without data: the nodes are in memory only).
+ * once every node reports {@code cluster_state:ok} and knows all three masters. Each node keeps
+ * that configuration in {@code nodes.conf} in its data directory, so after {@link #stop()} the
+ * cluster comes back with the same ports and slots (without data: the nodes are in memory only).
  *
  * <pre>{@code
  * try (RedisCluster cluster = RedisCluster.create()) {
@@ -151,7 +151,8 @@ public final class RedisCluster implements RedisDeployment {
   }
 
   /**
-   * Returns one {@code redis://127.0.0.1:<port>} URI per master; a cluster client may seed from any.
+   * Returns one {@code redis://127.0.0.1:<port>} URI per master; a cluster client may seed from
+   * any.
    *
    * @return the masters' URIs, in node order
    */
