@@ -28,7 +28,10 @@ public final class HourglassBuilder {
 
   HourglassBuilder() {}
 
-  /** The Redis to use, e.g. {@code redis://host:6379/0} or {@code rediss://user:pass@host:6380}. */
+  /**
+   * The Redis to use, e.g. {@code redis://host:6379/0} or {@code rediss://user:pass@host:6380}, or
+   * a Redis Cluster by some of its nodes: {@code redis-cluster://host1:6379,host2:6379}.
+   */
   public HourglassBuilder redisUri(String redisUri) {
     this.redisUri = redisUri;
     return this;

@@ -3,7 +3,6 @@ package dev.hourglass.internal;
 import dev.hourglass.Delivery;
 import dev.hourglass.HourglassException;
 import io.lettuce.core.RedisException;
-import io.lettuce.core.api.StatefulRedisConnection;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -35,7 +34,7 @@ final class ClaimLoop implements Runnable {
   // Set by claim replies, read by the loop: ready ran dry, or a claim failed.
   private volatile boolean drained;
   private volatile HourglassException failure;
-  private volatile StatefulRedisConnection<byte[], byte[]> blocking;
+  private volatile RedisConnection blocking;
 
   ClaimLoop(HourglassClient client, RedisQueue queue, PartitionRef part, WorkerImpl worker) {
     this.client = client;
@@ -145,7 +144,7 @@ final class ClaimLoop implements Runnable {
   private void awaitWake() throws InterruptedException {
     Duration idle = worker.options().idleWait();
     try {
-      StatefulRedisConnection<byte[], byte[]> c = blocking;
+      RedisConnection c = blocking;
       if (c == null || !c.isOpen()) {
         c = client.redis.openDedicated(idle.plus(client.redis.commandTimeout()));
         blocking = c;
@@ -170,7 +169,7 @@ final class ClaimLoop implements Runnable {
    * Bounded by the command timeout.
    */
   void stop() {
-    StatefulRedisConnection<byte[], byte[]> closing = blocking;
+    RedisConnection closing = blocking;
     if (closing != null) {
       closing.closeAsync();
     }
@@ -186,7 +185,7 @@ final class ClaimLoop implements Runnable {
     }
     // A connection the loop opened after the first close (it raced the stop) is closed here; the
     // first one is not closed twice (Lettuce warns about that).
-    StatefulRedisConnection<byte[], byte[]> c = blocking;
+    RedisConnection c = blocking;
     if (c != null && c != closing && c.isOpen()) {
       c.close();
     }

@@ -3,7 +3,6 @@ package dev.hourglass.internal;
 import dev.hourglass.Delivery;
 import io.lettuce.core.KeyValue;
 import io.lettuce.core.RedisException;
-import io.lettuce.core.api.StatefulRedisConnection;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -214,7 +213,7 @@ final class ClaimWaiters {
   private final class Watcher implements Runnable {
     private final byte[] wakeKey;
     private final Thread thread;
-    private volatile StatefulRedisConnection<byte[], byte[]> connection;
+    private volatile RedisConnection connection;
 
     Watcher(PartitionRef part) {
       this.wakeKey = part.keys.wake().getBytes(StandardCharsets.UTF_8);
@@ -255,8 +254,8 @@ final class ClaimWaiters {
       }
     }
 
-    private StatefulRedisConnection<byte[], byte[]> connection() {
-      StatefulRedisConnection<byte[], byte[]> c = connection;
+    private RedisConnection connection() {
+      RedisConnection c = connection;
       if (c == null || !c.isOpen()) {
         c =
             client.redis.openDedicated(
@@ -267,7 +266,7 @@ final class ClaimWaiters {
     }
 
     private void closeConnection() {
-      StatefulRedisConnection<byte[], byte[]> c = connection;
+      RedisConnection c = connection;
       if (c != null) {
         c.closeAsync();
       }

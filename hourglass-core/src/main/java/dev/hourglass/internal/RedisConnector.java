@@ -1,57 +1,106 @@
 package dev.hourglass.internal;
 
 import dev.hourglass.InvalidArgumentException;
+import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.SocketOptions;
 import io.lettuce.core.TimeoutOptions;
-import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.api.async.RedisAsyncCommands;
+import io.lettuce.core.cluster.ClusterClientOptions;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
- * Owns the Lettuce client and the shared connection. Lettuce's auto-reconnect is off on purpose:
- * with it, commands that were in flight when a connection dropped are sent again after
- * reconnecting, which would run an enqueue script twice. Here an in-flight command fails with an
- * outcome-unknown error instead, and the next call opens a new connection. Thread-safe.
+ * Owns the Lettuce client and the shared connection, to a standalone server ({@code redis://},
+ * {@code rediss://}, ...) or to a Redis Cluster ({@code redis-cluster://host:port[,host:port...]},
+ * seeds from which Lettuce discovers the masters).
+ *
+ * <p>Lettuce's auto-reconnect is off on purpose: with it, commands that were in flight when a
+ * connection dropped are sent again after reconnecting, which would run an enqueue script twice.
+ * Here an in-flight command fails with an outcome-unknown error instead, and the next call opens a
+ * new connection. A cluster client gets the same option for its connection to every node. Thread-
+ * safe.
  */
 public final class RedisConnector implements AutoCloseable {
-  private final RedisClient client;
-  private final RedisURI uri;
+  /** The scheme of a cluster URI: a comma-separated list of seed nodes. */
+  public static final String CLUSTER_SCHEME = "redis-cluster://";
+
+  private final Endpoint endpoint;
+  private final Duration commandTimeout;
   private final Object lock = new Object();
-  private volatile StatefulRedisConnection<byte[], byte[]> shared;
+  private volatile RedisConnection shared;
   private volatile boolean closed;
 
   public RedisConnector(String redisUri, Duration commandTimeout, Duration connectTimeout) {
+    this.commandTimeout = commandTimeout;
+    SocketOptions socket = SocketOptions.builder().connectTimeout(connectTimeout).build();
+    if (isClusterUri(redisUri)) {
+      this.endpoint = new Cluster(clusterSeeds(redisUri, commandTimeout), socket);
+    } else {
+      this.endpoint = new Standalone(standaloneUri(redisUri, commandTimeout), socket);
+    }
+  }
+
+  /** Tells whether the URI names a Redis Cluster ({@value #CLUSTER_SCHEME}...). */
+  public static boolean isClusterUri(String redisUri) {
+    return redisUri != null
+        && redisUri.regionMatches(true, 0, CLUSTER_SCHEME, 0, CLUSTER_SCHEME.length());
+  }
+
+  /**
+   * The seed nodes of a {@value #CLUSTER_SCHEME} URI, e.g. {@code
+   * redis-cluster://user:secret@10.0.0.1:6379,10.0.0.2:6379}; credentials apply to every node.
+   *
+   * @throws InvalidArgumentException if a seed is not {@code host[:port]}
+   */
+  public static List<RedisURI> clusterSeeds(String redisUri, Duration commandTimeout) {
+    String rest = redisUri.substring(CLUSTER_SCHEME.length());
+    int at = rest.lastIndexOf('@');
+    String userInfo = at < 0 ? "" : rest.substring(0, at + 1);
+    String hosts = rest.substring(at + 1);
+    if (hosts.contains("/") || hosts.contains("?")) {
+      throw new InvalidArgumentException(
+          "redisUri",
+          "'" + redisUri + "': a cluster URI lists host:port seeds only (no database, no options)");
+    }
+    List<RedisURI> seeds = new ArrayList<>();
+    for (String host : hosts.split(",", -1)) {
+      if (host.isBlank()) {
+        throw new InvalidArgumentException(
+            "redisUri", "'" + redisUri + "' has an empty seed; write host:port[,host:port...]");
+      }
+      seeds.add(standaloneUri("redis://" + userInfo + host.strip(), commandTimeout));
+    }
+    return seeds;
+  }
+
+  private static RedisURI standaloneUri(String redisUri, Duration commandTimeout) {
+    RedisURI uri;
     try {
-      this.uri = RedisURI.create(redisUri);
+      uri = RedisURI.create(redisUri);
     } catch (IllegalArgumentException e) {
       throw new InvalidArgumentException(
           "redisUri", "'" + redisUri + "' is not a Redis URI: " + e.getMessage());
     }
     uri.setTimeout(commandTimeout);
-    this.client = RedisClient.create();
-    client.setOptions(
-        ClientOptions.builder()
-            .autoReconnect(false)
-            .pingBeforeActivateConnection(true)
-            .socketOptions(SocketOptions.builder().connectTimeout(connectTimeout).build())
-            .timeoutOptions(TimeoutOptions.enabled())
-            .build());
+    return uri;
   }
 
   /** Async commands on the shared connection, reconnecting first if the last one was lost. */
-  public RedisAsyncCommands<byte[], byte[]> async() {
+  public RedisClusterAsyncCommands<byte[], byte[]> async() {
     return connection().async();
   }
 
   /** The shared connection, opened (again) when needed. */
-  public StatefulRedisConnection<byte[], byte[]> connection() {
-    StatefulRedisConnection<byte[], byte[]> c = shared;
+  public RedisConnection connection() {
+    RedisConnection c = shared;
     if (c != null && c.isOpen()) {
       return c;
     }
@@ -64,7 +113,7 @@ public final class RedisConnector implements AutoCloseable {
         if (c != null) {
           c.closeAsync();
         }
-        c = open(uri.getTimeout());
+        c = open(commandTimeout);
         shared = c;
       }
       return c;
@@ -73,29 +122,33 @@ public final class RedisConnector implements AutoCloseable {
 
   /**
    * A new connection the caller owns, e.g. for blocking commands, with its own command timeout
-   * (which must exceed any blocking timeout used on it).
+   * (which must exceed any blocking timeout used on it). On a cluster, a blocking command on it
+   * holds that connection's link to the node owning the key, so use one per blocking loop.
    */
-  public StatefulRedisConnection<byte[], byte[]> openDedicated(Duration commandTimeout) {
+  public RedisConnection openDedicated(Duration commandTimeout) {
     return open(commandTimeout);
   }
 
-  /** A new pub/sub connection the caller owns. */
+  /**
+   * A new pub/sub connection the caller owns. On a cluster it subscribes on one node; classic
+   * PUBLISH reaches every node's subscribers.
+   */
   public StatefulRedisPubSubConnection<String, String> openPubSub() {
     try {
-      return client.connectPubSub(StringCodec.UTF8, uri);
+      return endpoint.openPubSub();
     } catch (RuntimeException e) {
       throw Failures.translate(e);
     }
   }
 
   public Duration commandTimeout() {
-    return uri.getTimeout();
+    return commandTimeout;
   }
 
-  private StatefulRedisConnection<byte[], byte[]> open(Duration timeout) {
+  private RedisConnection open(Duration timeout) {
     try {
-      StatefulRedisConnection<byte[], byte[]> c = client.connect(ByteArrayCodec.INSTANCE, uri);
-      c.setTimeout(timeout);
+      RedisConnection c = endpoint.open();
+      c.stateful().setTimeout(timeout);
       return c;
     } catch (RuntimeException e) {
       throw Failures.translate(e);
@@ -110,6 +163,76 @@ public final class RedisConnector implements AutoCloseable {
         shared.close();
       }
     }
-    client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+    endpoint.client().shutdown(Duration.ZERO, Duration.ofSeconds(2));
+  }
+
+  /** Where connections go: one server, or a cluster. */
+  private interface Endpoint {
+    RedisConnection open();
+
+    StatefulRedisPubSubConnection<String, String> openPubSub();
+
+    AbstractRedisClient client();
+  }
+
+  private static final class Standalone implements Endpoint {
+    private final RedisClient client = RedisClient.create();
+    private final RedisURI uri;
+
+    Standalone(RedisURI uri, SocketOptions socket) {
+      this.uri = uri;
+      client.setOptions(
+          ClientOptions.builder()
+              .autoReconnect(false)
+              .pingBeforeActivateConnection(true)
+              .socketOptions(socket)
+              .timeoutOptions(TimeoutOptions.enabled())
+              .build());
+    }
+
+    @Override
+    public RedisConnection open() {
+      return RedisConnection.of(client.connect(ByteArrayCodec.INSTANCE, uri));
+    }
+
+    @Override
+    public StatefulRedisPubSubConnection<String, String> openPubSub() {
+      return client.connectPubSub(StringCodec.UTF8, uri);
+    }
+
+    @Override
+    public AbstractRedisClient client() {
+      return client;
+    }
+  }
+
+  private static final class Cluster implements Endpoint {
+    private final RedisClusterClient client;
+
+    Cluster(List<RedisURI> seeds, SocketOptions socket) {
+      this.client = RedisClusterClient.create(seeds);
+      client.setOptions(
+          ClusterClientOptions.builder()
+              .autoReconnect(false)
+              .pingBeforeActivateConnection(true)
+              .socketOptions(socket)
+              .timeoutOptions(TimeoutOptions.enabled())
+              .build());
+    }
+
+    @Override
+    public RedisConnection open() {
+      return RedisConnection.of(client.connect(ByteArrayCodec.INSTANCE));
+    }
+
+    @Override
+    public StatefulRedisPubSubConnection<String, String> openPubSub() {
+      return client.connectPubSub(StringCodec.UTF8);
+    }
+
+    @Override
+    public AbstractRedisClient client() {
+      return client;
+    }
   }
 }

@@ -2,7 +2,7 @@ package dev.hourglass.internal;
 
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.api.async.RedisAsyncCommands;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -41,7 +41,10 @@ public final class ScriptRegistry {
    * with the Lettuce exception; callers translate failures through {@link Failures}.
    */
   public CompletableFuture<List<Object>> run(
-      RedisAsyncCommands<byte[], byte[]> redis, Script script, byte[][] keys, byte[][] args) {
+      RedisClusterAsyncCommands<byte[], byte[]> redis,
+      Script script,
+      byte[][] keys,
+      byte[][] args) {
     CompletableFuture<List<Object>> first =
         redis
             .<List<Object>>evalsha(digests.get(script), ScriptOutputType.MULTI, keys, args)

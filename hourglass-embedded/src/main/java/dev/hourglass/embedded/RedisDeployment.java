@@ -5,17 +5,12 @@ import java.util.List;
 /**
  * A set of Redis processes started, talked to and stopped as one unit.
  *
- * <p>{@link RedisServer} (one standalone server) is the only implementation today. The interface is
- * shaped so that the multi-process deployments can be added without changing callers:
+ * <p>{@link RedisServer} runs one standalone server and {@link RedisCluster} three cluster masters
+ * (three {@link RedisServer}s started with {@code --cluster-enabled yes}, joined by {@code CLUSTER
+ * MEET}, the 16384 slots split by {@code CLUSTER ADDSLOTS}). The interface is shaped so that
+ * further multi-process deployments can be added without changing callers:
  *
  * <ul>
- *   <li>{@code RedisCluster} will own three master {@link RedisServer}s started with {@code
- *       --cluster-enabled yes --cluster-config-file nodes.conf} (passed as extra arguments through
- *       {@link RedisServer.Builder#args}), then join them with {@code CLUSTER MEET} and split the
- *       16384 slots with {@code CLUSTER ADDSLOTS}, and wait for {@code CLUSTER INFO} to report
- *       {@code cluster_state:ok} before {@link #start()} returns. {@link #uris()} lists every
- *       master (a cluster client seeds from any of them), {@link #flushAll()} flushes each master,
- *       and it will expose {@code nodes()} so a test can {@link RedisServer#kill()} one node.
  *   <li>{@code RedisSentinelGroup} will own a master {@link RedisServer}, replicas started with
  *       {@code --replicaof 127.0.0.1 <masterPort>}, and sentinels: more {@link RedisServer}-like
  *       processes of the same binary run with {@code --sentinel} and a generated config file. Its
@@ -23,7 +18,7 @@ import java.util.List;
  *       will expose {@code master()}, {@code replicas()} and {@code sentinels()}.
  * </ul>
  *
- * <p>Both will reuse the same process machinery as {@link RedisServer}: one free port per process
+ * <p>It will reuse the same process machinery as {@link RedisServer}: one free port per process
  * kept across restarts, the JVM shutdown hook and the per-process watchdog, so nothing is ever left
  * running after the JVM ends.
  *

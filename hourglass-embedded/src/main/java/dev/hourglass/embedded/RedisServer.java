@@ -606,7 +606,7 @@ public final class RedisServer implements RedisDeployment {
       return this;
     }
 
-    /** Replaces the free-port probe; for tests of the port-conflict retry. */
+    /** Replaces the free-port probe: for cluster nodes, and tests of the port-conflict retry. */
     Builder portChooser(IntSupplier chooser) {
       this.portChooser = Objects.requireNonNull(chooser, "chooser");
       return this;

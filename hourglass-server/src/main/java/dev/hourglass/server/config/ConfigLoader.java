@@ -198,12 +198,16 @@ public final class ConfigLoader {
 
   private static void checkRedis(String uri) {
     String lower = uri.toLowerCase(Locale.ROOT);
-    if (lower.startsWith("redis-cluster://") || lower.contains(",")) {
+    if (lower.startsWith("redis-cluster://")) {
+      return;
+    }
+    if (lower.contains(",")) {
       throw new ConfigException(
           Setting.REDIS.names()
               + " "
               + uri
-              + ": Redis Cluster is not supported yet; use a standalone or sentinel URI");
+              + ": a list of nodes needs the redis-cluster:// scheme"
+              + " (redis-cluster://host:port,host:port,...)");
     }
     if (!(lower.startsWith("redis://")
         || lower.startsWith("rediss://")
@@ -212,7 +216,7 @@ public final class ConfigLoader {
         || lower.startsWith("redis-socket://"))) {
       throw new ConfigException(
           Setting.REDIS.names()
-              + " must be a redis://, rediss:// or redis-sentinel:// URI, was "
+              + " must be a redis://, rediss://, redis-sentinel:// or redis-cluster:// URI, was "
               + uri);
     }
   }

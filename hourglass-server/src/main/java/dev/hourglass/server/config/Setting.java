@@ -12,8 +12,9 @@ public enum Setting {
   REDIS(
       "redis",
       null,
-      "Redis to use: redis://, rediss:// (TLS), redis-sentinel:// URI (Redis Cluster is not"
-          + " supported yet). Unset: start an embedded Redis with its data in --data-dir."),
+      "Redis to use: redis://, rediss:// (TLS), redis-sentinel:// URI, or"
+          + " redis-cluster://host:port[,host:port...] for a Redis Cluster."
+          + " Unset: start an embedded Redis with its data in --data-dir."),
   DATA_DIR("data-dir", "./data", "Directory of the embedded Redis's data (AOF)."),
   PREFIX("prefix", "hg", "Prefix of every Redis key."),
   MAX_PAYLOAD_BYTES("max-payload-bytes", "1048576", "Largest job payload accepted, in bytes."),

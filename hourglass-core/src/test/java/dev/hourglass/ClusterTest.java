@@ -1,0 +1,204 @@
+package dev.hourglass;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.hourglass.embedded.RedisCluster;
+import dev.hourglass.embedded.RedisServer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.UnaryOperator;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** A slice of the queue contract on a real three-master Redis Cluster. */
+class ClusterTest {
+  private static RedisCluster cluster;
+
+  private final List<Hourglass> clients = new ArrayList<>();
+
+  @BeforeAll
+  static void startCluster() {
+    cluster = RedisCluster.create();
+    cluster.start();
+  }
+
+  @AfterAll
+  static void stopCluster() {
+    cluster.close();
+  }
+
+  @BeforeEach
+  void flush() {
+    cluster.flushAll();
+  }
+
+  @AfterEach
+  void closeClients() {
+    clients.forEach(Hourglass::close);
+    clients.clear();
+  }
+
+  private Hourglass client(UnaryOperator<HourglassBuilder> config) {
+    Hourglass h = config.apply(Hourglass.builder().redisUri(cluster.clusterUri())).build();
+    clients.add(h);
+    return h;
+  }
+
+  private Hourglass manual() {
+    return client(b -> b.backgroundPromoter(false));
+  }
+
+  private static QueueSettings partitions(int p) {
+    return QueueSettings.builder().partitions(p).build();
+  }
+
+  private static JobSpec job(String id, Duration delay) {
+    return JobSpec.builder().id(id).payload("payload-" + id).delay(delay).build();
+  }
+
+  @Test
+  void enqueueGetRescheduleCancel() {
+    Hourglass h = manual();
+    Queue q = h.configureQueue("orders", partitions(3));
+
+    q.enqueue(job("close-1", Duration.ofHours(1)));
+    assertThat(q.get("close-1").orElseThrow().state()).isEqualTo(JobState.DELAYED);
+    assertThat(h.queueExists("orders")).isTrue();
+    assertThat(h.queueNames()).containsExactly("orders");
+
+    q.reschedule("close-1", Duration.ZERO);
+    q.promote();
+    assertThat(q.get("close-1").orElseThrow().state()).isEqualTo(JobState.READY);
+
+    assertThat(q.cancel("close-1")).isTrue();
+    assertThat(q.get("close-1")).isEmpty();
+    assertThat(q.cancel("close-1")).isFalse();
+  }
+
+  @Test
+  void partitionsSpreadOverEveryMasterAndStatsSumThem() {
+    Hourglass h = manual();
+    Queue q = h.configureQueue("spread", partitions(6));
+    for (int i = 0; i < 60; i++) {
+      q.enqueue(job("job-" + i, Duration.ZERO));
+    }
+
+    for (RedisServer node : cluster.nodes()) {
+      assertThat(node.command("KEYS", "*{spread.*"))
+          .as("keys of queue 'spread' on %s", node)
+          .isNotBlank();
+    }
+    Set<String> slots = new HashSet<>();
+    for (int p = 0; p < 6; p++) {
+      slots.add(cluster.nodes().get(0).command("CLUSTER", "KEYSLOT", "{spread." + p + "}"));
+    }
+    assertThat(slots).hasSize(6);
+    QueueStats stats = q.stats();
+    assertThat(stats.partitions()).isEqualTo(6);
+    assertThat(stats.ready()).isEqualTo(60);
+    assertThat(stats.enqueued()).isEqualTo(60);
+
+    List<Delivery> claimed = new ArrayList<>();
+    while (claimed.size() < 60) {
+      List<Delivery> batch = q.claim(25, Duration.ofSeconds(30));
+      assertThat(batch).isNotEmpty();
+      claimed.addAll(batch);
+    }
+    claimed.forEach(d -> q.ack(d.id(), d.receipt()));
+    assertThat(q.stats().acked()).isEqualTo(60);
+    assertThat(q.stats().total()).isZero();
+  }
+
+  @Test
+  void delayedJobsArePromotedAndDeliveredToAWorkerExactlyOnce() {
+    Hourglass h = client(b -> b);
+    h.configureQueue("timers", partitions(6));
+    Queue q = h.queue("timers");
+    int n = 300;
+    for (int i = 0; i < n; i++) {
+      q.enqueue(job("t-" + i, Duration.ofMillis(ThreadLocalRandom.current().nextInt(1500))));
+    }
+    Map<String, AtomicInteger> deliveries = new ConcurrentHashMap<>();
+    h.worker(
+        "timers",
+        job -> deliveries.computeIfAbsent(job.id(), k -> new AtomicInteger()).incrementAndGet());
+
+    await().atMost(Duration.ofSeconds(20)).until(() -> q.stats().acked() == n);
+    await()
+        .during(Duration.ofMillis(500))
+        .atMost(Duration.ofSeconds(2))
+        .until(() -> deliveries.size() == n);
+    assertThat(deliveries.values()).allMatch(count -> count.get() == 1);
+  }
+
+  @Test
+  void longPollClaimWakesOnEnqueueAndOnDueTime() throws Exception {
+    Hourglass h = client(b -> b);
+    Queue q = h.configureQueue("poll", partitions(3));
+
+    CompletableFuture<List<Delivery>> waiting =
+        q.claimAsync(10, Duration.ofSeconds(30), Duration.ofSeconds(10));
+    Thread.sleep(200); // let the claim find the queue empty and start waiting
+    assertThat(waiting).isNotDone();
+    q.enqueue(job("now", Duration.ZERO));
+    List<Delivery> got = waiting.get(5, TimeUnit.SECONDS);
+    assertThat(got).extracting(Delivery::id).containsExactly("now");
+    q.ack("now", got.get(0).receipt());
+
+    q.enqueue(job("soon", Duration.ofMillis(700)));
+    List<Delivery> later = q.claim(10, Duration.ofSeconds(30), Duration.ofSeconds(10));
+    assertThat(later).extracting(Delivery::id).containsExactly("soon");
+  }
+
+  @Test
+  void deadLettersListRequeueAndPurgeAcrossPartitions() {
+    Hourglass h = manual();
+    Queue q = h.configureQueue("poison", partitions(4));
+    for (int i = 0; i < 8; i++) {
+      q.enqueue(JobSpec.builder().id("p-" + i).payload("x").maxAttempts(1).build());
+    }
+    killAll(q, 8);
+
+    assertThat(q.dead().count()).isEqualTo(8);
+    Set<String> listed = new HashSet<>();
+    String cursor = null;
+    do {
+      DeadPage page = q.dead().list(cursor, 3);
+      page.jobs().forEach(j -> listed.add(j.id()));
+      cursor = page.next().orElse(null);
+    } while (cursor != null);
+    assertThat(listed).hasSize(8);
+    assertThat(q.stats().dead()).isEqualTo(8);
+
+    assertThat(q.dead().requeueAll()).isEqualTo(8);
+    assertThat(q.stats().ready()).isEqualTo(8);
+    killAll(q, 8);
+    assertThat(q.dead().purge()).isEqualTo(8);
+    assertThat(q.stats().total()).isZero();
+  }
+
+  private static void killAll(Queue q, int expected) {
+    int killed = 0;
+    while (killed < expected) {
+      List<Delivery> batch = q.claim(expected, Duration.ofSeconds(30));
+      assertThat(batch).isNotEmpty();
+      for (Delivery d : batch) {
+        q.nack(d.id(), d.receipt(), Nack.kill("bad input"));
+        killed++;
+      }
+    }
+  }
+}
