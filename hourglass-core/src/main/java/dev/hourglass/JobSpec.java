@@ -29,6 +29,9 @@ public final class JobSpec {
   /** The longest visibility timeout or ttl a job may have, 2^32-1 ms (about 49 days). */
   public static final Duration MAX_DURATION = Duration.ofMillis(0xFFFF_FFFFL);
 
+  /** The latest due time a job can have: records keep times as 48-bit signed milliseconds. */
+  public static final Instant MAX_RUN_AT = Instant.ofEpochMilli((1L << 47) - 1);
+
   private final byte[] payload;
   private final String id;
   private final Duration delay;
@@ -243,6 +246,7 @@ public final class JobSpec {
       if (delay != null && runAt != null) {
         throw new InvalidArgumentException("delay", "set either delay or runAt, not both");
       }
+      checkRunAt(runAt);
       if (delay != null && delay.isNegative()) {
         throw new InvalidArgumentException("delay", "must not be negative, was " + delay);
       }
@@ -256,6 +260,14 @@ public final class JobSpec {
       checkPositive("visibility", visibility);
       checkPositive("ttl", ttl);
       return new JobSpec(this);
+    }
+
+    /** Refuses a due time the record cannot hold (after {@link #MAX_RUN_AT}). */
+    public static void checkRunAt(Instant runAt) {
+      if (runAt != null && runAt.isAfter(MAX_RUN_AT)) {
+        throw new InvalidArgumentException(
+            "runAt", "must be at most " + MAX_RUN_AT + ", was " + runAt);
+      }
     }
 
     static void checkPositive(String field, Duration d) {

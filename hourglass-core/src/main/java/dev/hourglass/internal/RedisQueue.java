@@ -419,6 +419,7 @@ final class RedisQueue implements Queue {
     if (runAt == null) {
       throw new InvalidArgumentException("runAt", "is required");
     }
+    JobSpec.Builder.checkRunAt(runAt);
     return reschedule(id, "a", runAt.toEpochMilli(), runAt.toEpochMilli());
   }
 

@@ -3,6 +3,7 @@ package dev.hourglass.server;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.hourglass.server.auth.TokenRule;
+import dev.hourglass.server.config.ConfigLoader;
 import dev.hourglass.server.config.ServerConfig;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -11,9 +12,9 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -38,9 +39,30 @@ public final class TestServer implements AutoCloseable {
 
   /** A server on {@code redisUri} with these tokens (auth on when there are any). */
   public static TestServer start(String redisUri, List<TokenRule> tokens) {
+    return start(redisUri, tokens, "30000");
+  }
+
+  /**
+   * Like {@link #start(String, List)} with {@code shutdown-timeout-ms} 0: close() does not wait the
+   * second Jetty's graceful stop gives the client's idle keep-alive connection. For the many short
+   * tests that do not depend on graceful shutdown.
+   */
+  public static TestServer startQuickStop(String redisUri) {
+    return startQuickStop(redisUri, List.of());
+  }
+
+  /** {@link #startQuickStop(String)} with tokens. */
+  public static TestServer startQuickStop(String redisUri, List<TokenRule> tokens) {
+    return start(redisUri, tokens, "0");
+  }
+
+  private static TestServer start(String redisUri, List<TokenRule> tokens, String shutdownMs) {
     ServerConfig config =
-        ServerConfig.embedded(Path.of("unused-data-dir"), 0).with(Optional.of(redisUri), tokens);
-    return new TestServer(HourglassServer.start(config));
+        ConfigLoader.load(
+            Map.of("port", "0", "data-dir", "unused-data-dir", "shutdown-timeout-ms", shutdownMs),
+            Map.of(),
+            null);
+    return new TestServer(HourglassServer.start(config.with(Optional.of(redisUri), tokens)));
   }
 
   public HourglassServer server() {

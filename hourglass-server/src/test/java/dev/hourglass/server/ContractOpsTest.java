@@ -1,0 +1,94 @@
+package dev.hourglass.server;
+
+import static dev.hourglass.server.ContractSupport.assertError;
+import static dev.hourglass.server.ContractSupport.assertJson;
+import static dev.hourglass.server.ContractSupport.enqueue;
+import static dev.hourglass.server.ContractSupport.j;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.hourglass.testing.RedisExtension;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** API.md "Operations" and the "Errors" rules for requests no route answers. */
+class ContractOpsTest {
+  @RegisterExtension static RedisExtension redis = RedisExtension.standalone();
+
+  private TestServer s;
+
+  @BeforeEach
+  void startServer() {
+    s = TestServer.startQuickStop(redis.uri());
+  }
+
+  @AfterEach
+  void stopServer() {
+    s.close();
+  }
+
+  @Test
+  void healthLiveAndReadyAre200() {
+    assertJson(s.get("/health/live"), 200);
+    assertJson(s.get("/health/ready"), 200);
+  }
+
+  @Test
+  void metricsArePrometheusTextWithQueueAndHttpMeters() {
+    enqueue(s, "q", j("{'payload':1}"));
+    enqueue(s, "q", j("{'payload':2}"));
+
+    TestServer.Response r = s.get("/metrics");
+
+    assertThat(r.status()).isEqualTo(200);
+    assertThat(r.raw().headers().firstValue("Content-Type").orElse("")).startsWith("text/plain");
+    assertThat(r.body())
+        .contains("# TYPE hourglass_jobs_enqueued_total counter")
+        .containsPattern("(?m)^hourglass_jobs_enqueued_total\\{queue=\"q\"\\} 2(\\.0)?$")
+        .contains("http_server_requests_seconds");
+  }
+
+  @Test
+  void rootIsTheHtmlDashboard() {
+    TestServer.Response r = s.get("/");
+
+    assertThat(r.status()).isEqualTo(200);
+    assertThat(r.raw().headers().firstValue("Content-Type").orElse("")).startsWith("text/html");
+    assertThat(r.body()).contains("<html").contains("Hourglass");
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {"/nope", "/v1", "/v1/nope", "/v1/queues/q/nope", "/v1/queues/q/jobs/a/nope"})
+  void unknownPathIs404NotFound(String path) {
+    assertError(s.get(path), 404, "not_found");
+    assertError(s.post(path, "{}"), 404, "not_found");
+  }
+
+  @ParameterizedTest(name = "{0} {1}")
+  @CsvSource({
+    "DELETE, /v1/queues",
+    "POST, /v1/queues",
+    "PATCH, /v1/queues/q",
+    "GET, /v1/queues/q/jobs",
+    "PUT, /v1/queues/q/jobs",
+    "GET, /v1/queues/q/claim",
+    "POST, /health/live",
+    "DELETE, /metrics"
+  })
+  void wrongMethodIs405WithTheErrorShape(String method, String path) {
+    assertError(s.call(method, path, "{}"), 405, "method_not_allowed");
+  }
+
+  @Test
+  void bodyOverTheLimitIs413WithTheErrorShape() {
+    String huge = "{\"payload\":\"" + "x".repeat(17 * 1024 * 1024) + "\"}";
+
+    assertError(s.post("/v1/queues/q/jobs", huge), 413, "payload_too_large");
+    assertError(s.get("/v1/queues/q"), 404, "queue_not_found");
+  }
+}
