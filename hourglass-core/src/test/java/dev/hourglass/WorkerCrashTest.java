@@ -62,7 +62,9 @@ class WorkerCrashTest {
                   if (!child.isAlive()) {
                     throw new AssertionError("child exited early: " + out.tail());
                   }
-                  return out.done.size() >= KILL_AFTER_DONE;
+                  // Kill while a handler runs (a job started and not done), so the kill lands
+                  // mid-job and not in a gap between claims.
+                  return out.done.size() >= KILL_AFTER_DONE && out.started.size() > out.done.size();
                 });
         child.destroyForcibly(); // SIGKILL on Linux
         assertThat(child.waitFor(10, TimeUnit.SECONDS)).as("child died").isTrue();
