@@ -1,0 +1,38 @@
+package dev.hourglass.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.hourglass.embedded.RedisSentinel;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The server on {@code --redis redis-sentinel://host:port#master}: Lettuce asks the sentinel for
+ * the master and talks to it. Master discovery only; failover (no replicas here) is not tested.
+ */
+class SentinelRedisTest {
+  private static RedisSentinel group;
+
+  @BeforeAll
+  static void startSentinel() {
+    group = RedisSentinel.create();
+    group.start();
+  }
+
+  @AfterAll
+  static void stopSentinel() {
+    group.close();
+  }
+
+  @Test
+  void enqueueClaimAckThroughTheSentinel() {
+    String uri = group.sentinelUri();
+    assertThat(uri).startsWith("redis-sentinel://").endsWith("#" + RedisSentinel.MASTER_NAME);
+    try (TestServer s = TestServer.startQuickStop(uri)) {
+      RoundTrip.enqueueClaimAck(s, "via-sentinel");
+    }
+    // The job went to the master the sentinel named, not somewhere else.
+    assertThat(group.master().command("KEYS", "*via-sentinel*")).isNotBlank();
+  }
+}
