@@ -3,6 +3,10 @@ package dev.hourglass.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.hourglass.embedded.RedisSentinel;
+import dev.hourglass.server.config.ConfigLoader;
+import dev.hourglass.server.config.ServerConfig;
+import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -23,6 +27,13 @@ class SentinelRedisTest {
   @AfterAll
   static void stopSentinel() {
     group.close();
+  }
+
+  @Test
+  void acceptsASentinelUriListingSeveralSentinels() {
+    String uri = "redis-sentinel://10.0.0.1:26379,10.0.0.2:26379,10.0.0.3:26379#mymaster";
+    ServerConfig config = ConfigLoader.load(Map.of("redis", uri), Map.of(), null);
+    assertThat(config.redisUri()).isEqualTo(Optional.of(uri));
   }
 
   @Test
