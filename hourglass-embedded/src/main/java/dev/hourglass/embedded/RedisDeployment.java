@@ -5,20 +5,11 @@ import java.util.List;
 /**
  * A set of Redis processes started, talked to and stopped as one unit.
  *
- * <p>{@link RedisServer} runs one standalone server and {@link RedisCluster} three cluster masters
+ * <p>{@link RedisServer} runs one standalone server, {@link RedisCluster} three cluster masters
  * (three {@link RedisServer}s started with {@code --cluster-enabled yes}, joined by {@code CLUSTER
- * MEET}, the 16384 slots split by {@code CLUSTER ADDSLOTS}). The interface is shaped so that
- * further multi-process deployments can be added without changing callers:
- *
- * <ul>
- *   <li>{@code RedisSentinelGroup} will own a master {@link RedisServer}, replicas started with
- *       {@code --replicaof 127.0.0.1 <masterPort>}, and sentinels: more {@link RedisServer}-like
- *       processes of the same binary run with {@code --sentinel} and a generated config file. Its
- *       {@link #uris()} will list the sentinels ({@code redis-sentinel://} style addresses) and it
- *       will expose {@code master()}, {@code replicas()} and {@code sentinels()}.
- * </ul>
- *
- * <p>It will reuse the same process machinery as {@link RedisServer}: one free port per process
+ * MEET}, the 16384 slots split by {@code CLUSTER ADDSLOTS}) and {@link RedisSentinel} a master and
+ * one sentinel monitoring it (a {@link RedisServer} run with {@code --sentinel} and a generated
+ * config file). All reuse the process machinery of {@link RedisServer}: one free port per process
  * kept across restarts, the JVM shutdown hook and the per-process watchdog, so nothing is ever left
  * running after the JVM ends.
  *
@@ -51,9 +42,10 @@ public interface RedisDeployment extends AutoCloseable {
   boolean isRunning();
 
   /**
-   * Returns the addresses a client connects to, as {@code redis://host:port} strings.
+   * Returns the addresses a client connects to, as {@code redis://host:port} strings, or a {@code
+   * redis-sentinel://} URI for a sentinel deployment.
    *
-   * @return one URI for a standalone server, one per seed node for multi-node deployments
+   * @return one URI for a standalone server, one per seed node for a cluster, the sentinel's URI
    * @throws IllegalStateException if the ports are not known yet (never started)
    */
   List<String> uris();

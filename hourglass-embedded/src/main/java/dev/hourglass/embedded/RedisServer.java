@@ -98,6 +98,10 @@ public final class RedisServer implements RedisDeployment {
   private final boolean killAtExit;
 
   private final List<String> extraArgs;
+
+  /** A config file inside {@link #dataDir} passed as the first argument, or null for none. */
+  private final String configFile;
+
   private final IntSupplier portChooser;
   private final Duration startupTimeout;
 
@@ -115,6 +119,7 @@ public final class RedisServer implements RedisDeployment {
     this.ownsDataDir = ownsDataDir;
     this.killAtExit = ownsDataDir || !persistent;
     this.extraArgs = List.copyOf(builder.args);
+    this.configFile = builder.configFileName;
     this.portChooser = builder.portChooser;
     this.startupTimeout = builder.startupTimeout;
     this.port = builder.port;
@@ -441,6 +446,10 @@ public final class RedisServer implements RedisDeployment {
     Path dir = dataDir.toAbsolutePath();
     List<String> command = new ArrayList<>();
     command.add(RedisBinary.path().toString());
+    if (configFile != null) {
+      // redis-server only reads a config file given as the first argument.
+      command.add(dir.resolve(configFile).toString());
+    }
     command.addAll(
         List.of(
             "--port",
@@ -523,6 +532,8 @@ public final class RedisServer implements RedisDeployment {
     private Path dataDir;
     private final List<String> args = new ArrayList<>();
     private int port;
+    private String configFileName;
+    private String configFileText;
     private Duration startupTimeout = Duration.ofSeconds(10);
     private IntSupplier portChooser = FreePort::find;
 
@@ -613,6 +624,17 @@ public final class RedisServer implements RedisDeployment {
     }
 
     /**
+     * Writes {@code text} to {@code fileName} in the data directory when the server is built, and
+     * passes that file to {@code redis-server} as its config file. For a sentinel, which keeps its
+     * state by rewriting its config file and refuses to start without one.
+     */
+    Builder configFile(String fileName, String text) {
+      this.configFileName = Objects.requireNonNull(fileName, "fileName");
+      this.configFileText = Objects.requireNonNull(text, "text");
+      return this;
+    }
+
+    /**
      * Creates the server, not started, and its data directory.
      *
      * @return the server
@@ -622,13 +644,21 @@ public final class RedisServer implements RedisDeployment {
       try {
         if (dataDir != null) {
           Files.createDirectories(dataDir);
+          writeConfigFile(dataDir);
           return new RedisServer(this, dataDir, false);
         }
         Path dir = Files.createTempDirectory("hourglass-redis-");
         ShutdownCleanup.registerDirectory(dir);
+        writeConfigFile(dir);
         return new RedisServer(this, dir, true);
       } catch (IOException e) {
-        throw new RedisServerException("Cannot create the data directory", e);
+        throw new RedisServerException("Cannot create the data directory or its config file", e);
+      }
+    }
+
+    private void writeConfigFile(Path dir) throws IOException {
+      if (configFileName != null) {
+        Files.writeString(dir.resolve(configFileName), configFileText);
       }
     }
   }

@@ -201,7 +201,11 @@ public final class ConfigLoader {
     if (lower.startsWith("redis-cluster://")) {
       return;
     }
-    if (lower.contains(",")) {
+    boolean sentinel =
+        lower.startsWith("redis-sentinel://") || lower.startsWith("rediss-sentinel://");
+    // A sentinel URI lists every sentinel (host:port,host:port#master); only a data node list
+    // needs the cluster scheme.
+    if (lower.contains(",") && !sentinel) {
       throw new ConfigException(
           Setting.REDIS.names()
               + " "
