@@ -96,10 +96,16 @@ public final class TestServer implements AutoCloseable {
 
   /** Sends a request; {@code body} null sends none, {@code token} null sends no Authorization. */
   public Response call(String method, String path, String body, String token) {
+    return callWithAuthorization(method, path, body, token == null ? null : "Bearer " + token);
+  }
+
+  /** Sends a request with this exact Authorization header value (null for none). */
+  public Response callWithAuthorization(
+      String method, String path, String body, String authorization) {
     HttpRequest.Builder b =
         HttpRequest.newBuilder(URI.create(baseUrl() + path)).timeout(Duration.ofSeconds(40));
-    if (token != null) {
-      b.header("Authorization", "Bearer " + token);
+    if (authorization != null) {
+      b.header("Authorization", authorization);
     }
     b.method(
         method,

@@ -32,7 +32,9 @@ public final class Auth {
     if (!enabled()) {
       return Optional.empty();
     }
-    if (authorizationHeader == null || !authorizationHeader.startsWith(BEARER)) {
+    // The scheme name is case-insensitive (RFC 9110, 11.1).
+    if (authorizationHeader == null
+        || !authorizationHeader.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
       throw new ApiException(401, "unauthorized", "send the header Authorization: Bearer <token>");
     }
     byte[] presented = TokenRule.sha256(authorizationHeader.substring(BEARER.length()).trim());

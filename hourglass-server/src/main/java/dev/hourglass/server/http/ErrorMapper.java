@@ -74,12 +74,34 @@ public final class ErrorMapper {
     return new ApiException(500, "internal", "internal error; the server log has the details");
   }
 
-  /** Answers a failure in the API's error shape. */
+  /**
+   * Answers a failure in the API's error shape. A request refused before its body was read (401,
+   * 403, 405, a bad queue name) has the rest of its body read and dropped first, up to {@value
+   * #DRAIN_LIMIT} bytes: otherwise Jetty closes the connection while the client is still sending,
+   * and the client sees a broken connection instead of the answer.
+   */
   public static void answer(Context ctx, Throwable failure) {
+    drainBody(ctx);
     ApiException e = toApi(failure);
     ctx.status(e.status());
     ctx.contentType("application/json");
     ctx.result(JsonOut.error(e.code(), e.getMessage()));
+  }
+
+  static final int DRAIN_LIMIT = 16 * 1024 * 1024;
+
+  private static void drainBody(Context ctx) {
+    try {
+      java.io.InputStream in = ctx.req().getInputStream();
+      byte[] buffer = new byte[8192];
+      long left = DRAIN_LIMIT;
+      int n;
+      while (left > 0 && (n = in.read(buffer, 0, (int) Math.min(buffer.length, left))) > 0) {
+        left -= n;
+      }
+    } catch (java.io.IOException | RuntimeException e) {
+      // nothing left to read, or the client went away: answer anyway
+    }
   }
 
   private static String stateCode(JobStateException e) {
