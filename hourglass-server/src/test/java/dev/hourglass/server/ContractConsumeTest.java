@@ -20,37 +20,16 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hourglass.QueueStats;
-import dev.hourglass.testing.RedisExtension;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /** API.md "Consuming (pull)": claim with long poll, ack, nack, extend. */
-class ContractConsumeTest {
-  @RegisterExtension static RedisExtension redis = RedisExtension.standalone();
-
-  private TestServer s;
-
-  @BeforeEach
-  void startServer() {
-    s = TestServer.startQuickStop(redis.uri());
-  }
-
-  @AfterEach
-  void stopServer() {
-    s.close();
-  }
-
-  private QueueStats stats(String queue) {
-    return s.server().hourglass().queue(queue).stats();
-  }
+class ContractConsumeTest extends ContractTestBase {
 
   private void enqueueReady(String queue, int n) {
     for (int i = 0; i < n; i++) {

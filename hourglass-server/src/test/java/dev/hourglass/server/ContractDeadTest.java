@@ -16,37 +16,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hourglass.QueueStats;
-import dev.hourglass.testing.RedisExtension;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** API.md "Dead letters": list with paging, requeue one or all, purge. */
-class ContractDeadTest {
-  @RegisterExtension static RedisExtension redis = RedisExtension.standalone();
-
-  private TestServer s;
-
-  @BeforeEach
-  void startServer() {
-    s = TestServer.startQuickStop(redis.uri());
-  }
-
-  @AfterEach
-  void stopServer() {
-    s.close();
-  }
-
-  private QueueStats stats(String queue) {
-    return s.server().hourglass().queue(queue).stats();
-  }
+class ContractDeadTest extends ContractTestBase {
 
   /** Makes dead jobs d0..d{n-1} in {@code queue}, each with lastError "failed". */
   private void deadJobs(String queue, int n) {

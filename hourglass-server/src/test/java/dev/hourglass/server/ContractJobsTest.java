@@ -23,39 +23,18 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hourglass.QueueStats;
-import dev.hourglass.testing.RedisExtension;
 import java.time.Duration;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** API.md "Jobs": enqueue (one and batch), get, cancel, reschedule, against a real Redis. */
-class ContractJobsTest {
-  @RegisterExtension static RedisExtension redis = RedisExtension.standalone();
+class ContractJobsTest extends ContractTestBase {
 
   private static final int ONE_MIB = 1024 * 1024;
-
-  private TestServer s;
-
-  @BeforeEach
-  void startServer() {
-    s = TestServer.startQuickStop(redis.uri());
-  }
-
-  @AfterEach
-  void stopServer() {
-    s.close();
-  }
-
-  private QueueStats stats(String queue) {
-    return s.server().hourglass().queue(queue).stats();
-  }
 
   // ---- POST /v1/queues/{queue}/jobs ----
 

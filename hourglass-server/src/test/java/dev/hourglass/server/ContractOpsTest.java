@@ -6,30 +6,13 @@ import static dev.hourglass.server.ContractSupport.enqueue;
 import static dev.hourglass.server.ContractSupport.j;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.hourglass.testing.RedisExtension;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** API.md "Operations" and the "Errors" rules for requests no route answers. */
-class ContractOpsTest {
-  @RegisterExtension static RedisExtension redis = RedisExtension.standalone();
-
-  private TestServer s;
-
-  @BeforeEach
-  void startServer() {
-    s = TestServer.startQuickStop(redis.uri());
-  }
-
-  @AfterEach
-  void stopServer() {
-    s.close();
-  }
+class ContractOpsTest extends ContractTestBase {
 
   @Test
   void healthLiveAndReadyAre200() {

@@ -19,35 +19,18 @@ import static dev.hourglass.server.ContractSupport.receiptBody;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.hourglass.testing.RedisExtension;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /** API.md "Queues" and the delivery settings of "Consuming (push)". */
-class ContractQueuesTest {
-  @RegisterExtension static RedisExtension redis = RedisExtension.standalone();
+class ContractQueuesTest extends ContractTestBase {
 
   private static final String DEFAULT_DEFAULTS =
       j(
           "{'maxAttempts':5,"
               + "'backoff':{'type':'exponential','baseMs':1000,'maxMs':3600000,'jitter':0.2},"
               + "'visibilityMs':30000,'ttlMs':null}");
-
-  private TestServer s;
-
-  @BeforeEach
-  void startServer() {
-    s = TestServer.startQuickStop(redis.uri());
-  }
-
-  @AfterEach
-  void stopServer() {
-    s.close();
-  }
 
   private TestServer.Response put(String queue, String body) {
     return s.call("PUT", "/v1/queues/" + queue, body);
