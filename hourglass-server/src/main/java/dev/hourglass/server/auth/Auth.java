@@ -51,30 +51,37 @@ public final class Auth {
   }
 
   /**
-   * Checks that the request may do this, on this queue (null for requests not about one queue).
+   * Checks that the request's token may do this kind of request, and returns its rule (empty when
+   * auth is off) for the queue checks that follow.
    *
-   * @throws ApiException 401 without a valid token, 403 when the token lacks the role or queue
+   * @throws ApiException 401 without a valid token, 403 when the token lacks the role
    */
-  public void check(String authorizationHeader, Permission permission, String queue) {
+  public Optional<TokenRule> authorize(String authorizationHeader, Permission permission) {
     Optional<TokenRule> rule = authenticate(authorizationHeader);
-    if (rule.isEmpty()) {
-      return;
-    }
-    TokenRule r = rule.get();
-    if (!r.role().may(permission)) {
+    if (rule.isPresent() && !rule.get().role().may(permission)) {
+      TokenRule r = rule.get();
       throw new ApiException(
           403,
           "forbidden",
           "token '" + r.name() + "' (" + r.role().name().toLowerCase() + ") may not do this");
     }
-    if (queue != null && !r.allowsQueue(queue)) {
+    return rule;
+  }
+
+  /**
+   * Checks that the token (empty: auth off) may use this queue.
+   *
+   * @throws ApiException 403 when its queue patterns do not match
+   */
+  public static void checkQueue(Optional<TokenRule> rule, String queue) {
+    if (!maySee(rule, queue)) {
       throw new ApiException(
-          403, "forbidden", "token '" + r.name() + "' may not use queue " + queue);
+          403, "forbidden", "token '" + rule.get().name() + "' may not use queue " + queue);
     }
   }
 
-  /** Whether the request's token may see this queue (for filtering lists); true with auth off. */
-  public boolean maySee(String authorizationHeader, String queue) {
-    return authenticate(authorizationHeader).map(r -> r.allowsQueue(queue)).orElse(true);
+  /** Whether the token (empty: auth off) may see this queue, e.g. in a list. */
+  public static boolean maySee(Optional<TokenRule> rule, String queue) {
+    return rule.map(r -> r.allowsQueue(queue)).orElse(true);
   }
 }

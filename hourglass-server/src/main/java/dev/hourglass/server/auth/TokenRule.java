@@ -8,21 +8,23 @@ import java.util.regex.Pattern;
 
 /**
  * One configured token: its SHA-256 (the token itself is not kept), its role, and the queue name
- * patterns it may touch ({@code *} matches any run of characters, {@code ?} one character).
+ * patterns it may touch ({@code *} matches any run of characters, {@code ?} one character),
+ * compiled once.
  *
  * @param name a label for logs; never the token
  */
-public record TokenRule(String name, byte[] sha256, Role role, List<String> queuePatterns) {
+public record TokenRule(String name, byte[] sha256, Role role, List<Pattern> queuePatterns) {
   /** The shortest token accepted, so that tokens cannot be guessed. */
   public static final int MIN_TOKEN_CHARS = 16;
 
   public static TokenRule of(String name, String token, Role role, List<String> queuePatterns) {
-    return new TokenRule(name, sha256(token), role, List.copyOf(queuePatterns));
+    return new TokenRule(
+        name, sha256(token), role, queuePatterns.stream().map(TokenRule::glob).toList());
   }
 
   public boolean allowsQueue(String queue) {
-    for (String p : queuePatterns) {
-      if (glob(p).matcher(queue).matches()) {
+    for (Pattern p : queuePatterns) {
+      if (p.matcher(queue).matches()) {
         return true;
       }
     }

@@ -7,6 +7,8 @@ import dev.hourglass.JobSpec;
 import dev.hourglass.Queue;
 import dev.hourglass.QueueSettings;
 import dev.hourglass.QueueStats;
+import dev.hourglass.server.auth.Auth;
+import dev.hourglass.server.auth.TokenRule;
 import dev.hourglass.server.push.DeliveryConfig;
 import io.javalin.http.Context;
 import java.time.Duration;
@@ -22,11 +24,11 @@ final class QueuesApi {
   }
 
   void list(Context ctx) {
-    String token = ctx.header("Authorization");
+    Optional<TokenRule> rule = ctx.attribute(Routes.TOKEN_RULE);
     ObjectNode body = JsonOut.object();
     ArrayNode list = body.putArray("queues");
     for (String name : api.hourglass.queueNames()) {
-      if (api.auth.maySee(token, name)) {
+      if (Auth.maySee(rule, name)) {
         list.add(counts(api.hourglass.queue(name).stats()));
       }
     }

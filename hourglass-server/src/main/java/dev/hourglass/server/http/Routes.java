@@ -1,10 +1,13 @@
 package dev.hourglass.server.http;
 
+import dev.hourglass.server.auth.Auth;
 import dev.hourglass.server.auth.Permission;
+import dev.hourglass.server.auth.TokenRule;
 import io.javalin.config.JavalinConfig;
 import io.javalin.http.Context;
 import io.javalin.http.Handler;
 import io.javalin.http.HttpResponseException;
+import java.util.Optional;
 
 /**
  * Every route of the API (see API.md), with the permission a token needs for it: the one table to
@@ -12,6 +15,9 @@ import io.javalin.http.HttpResponseException;
  */
 public final class Routes {
   private static final String Q = "/v1/queues/{queue}";
+
+  /** The request's token rule ({@code Optional}, empty with auth off), for handlers that filter. */
+  static final String TOKEN_RULE = "hourglass.tokenRule";
 
   private Routes() {}
 
@@ -69,10 +75,9 @@ public final class Routes {
    */
   private static Handler queue(ApiContext api, Permission permission, QueueHandler h) {
     return ctx -> {
-      String auth = ctx.header("Authorization");
-      api.auth.check(auth, permission, null);
+      Optional<TokenRule> rule = api.auth.authorize(ctx.header("Authorization"), permission);
       String queue = QueueDirectory.checkName(ctx.pathParam("queue"));
-      api.auth.check(auth, permission, queue);
+      Auth.checkQueue(rule, queue);
       h.handle(ctx, queue);
     };
   }
@@ -83,7 +88,7 @@ public final class Routes {
 
   private static Handler any(ApiContext api, Permission permission, Handler h) {
     return ctx -> {
-      api.auth.check(ctx.header("Authorization"), permission, null);
+      ctx.attribute(TOKEN_RULE, api.auth.authorize(ctx.header("Authorization"), permission));
       h.handle(ctx);
     };
   }
