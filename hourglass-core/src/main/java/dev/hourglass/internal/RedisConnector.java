@@ -175,19 +175,27 @@ public final class RedisConnector implements AutoCloseable {
     AbstractRedisClient client();
   }
 
+  /**
+   * The options both kinds of client share: no auto-reconnect (see the class comment), a PING
+   * before a connection is used, the connect timeout, and command timeouts.
+   */
+  private static void connectionPolicy(ClientOptions.Builder options, SocketOptions socket) {
+    options
+        .autoReconnect(false)
+        .pingBeforeActivateConnection(true)
+        .socketOptions(socket)
+        .timeoutOptions(TimeoutOptions.enabled());
+  }
+
   private static final class Standalone implements Endpoint {
     private final RedisClient client = RedisClient.create();
     private final RedisURI uri;
 
     Standalone(RedisURI uri, SocketOptions socket) {
       this.uri = uri;
-      client.setOptions(
-          ClientOptions.builder()
-              .autoReconnect(false)
-              .pingBeforeActivateConnection(true)
-              .socketOptions(socket)
-              .timeoutOptions(TimeoutOptions.enabled())
-              .build());
+      ClientOptions.Builder options = ClientOptions.builder();
+      connectionPolicy(options, socket);
+      client.setOptions(options.build());
     }
 
     @Override
@@ -211,13 +219,9 @@ public final class RedisConnector implements AutoCloseable {
 
     Cluster(List<RedisURI> seeds, SocketOptions socket) {
       this.client = RedisClusterClient.create(seeds);
-      client.setOptions(
-          ClusterClientOptions.builder()
-              .autoReconnect(false)
-              .pingBeforeActivateConnection(true)
-              .socketOptions(socket)
-              .timeoutOptions(TimeoutOptions.enabled())
-              .build());
+      ClusterClientOptions.Builder options = ClusterClientOptions.builder();
+      connectionPolicy(options, socket);
+      client.setOptions(options.build());
     }
 
     @Override
