@@ -50,14 +50,7 @@ public final class JobJson {
               + maxPayloadBytes);
     }
     JobSpec.Builder b = JobSpec.builder().payload(job.rawPayload());
-    f.optText("id", 128)
-        .ifPresent(
-            id -> {
-              if (!JobSpec.ID_PATTERN.matcher(id).matches()) {
-                throw f.invalid("id", "must be 1 to 128 of A-Z a-z 0-9 . _ : -");
-              }
-              b.id(id);
-            });
+    f.optText("id", 128).ifPresent(b::id); // its pattern is checked by build(), as for Java callers
     if (f.has("delayMs") && f.has("runAt")) {
       throw f.invalid("delayMs", "give delayMs or runAt, not both");
     }
