@@ -108,6 +108,7 @@ class BadInputTest extends HourglassTestBase {
     refused("deadMaxAge", () -> QueueSettings.builder().deadMaxAge(Duration.ofSeconds(-1)).build());
     refused("concurrency", () -> WorkerOptions.builder().concurrency(0).build());
     refused("maxClaim", () -> WorkerOptions.builder().maxClaim(0).build());
+    refused("prefetch", () -> WorkerOptions.builder().prefetch(-1).build());
     refused("idleWait", () -> WorkerOptions.builder().idleWait(Duration.ofMinutes(5)).build());
     refused("handler", () -> h.worker("bad", null));
   }

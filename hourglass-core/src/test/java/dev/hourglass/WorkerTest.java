@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -83,6 +84,52 @@ class WorkerTest extends HourglassTestBase {
         .hasSize(30)
         .allMatch(ms -> ms < 80, "started within 80 ms of its claim");
     w.close();
+  }
+
+  @Test
+  void prefetchHoldsAtMostThatManyExtraLeasesAndCloseHandsBackTheUnstarted() throws Exception {
+    Hourglass h = live();
+    Queue q = h.queue("prefetch");
+    for (int i = 0; i < 20; i++) {
+      q.enqueue(job("p" + i));
+    }
+    CountDownLatch release = new CountDownLatch(1);
+    Set<String> started = ConcurrentHashMap.newKeySet();
+    Worker w =
+        h.worker(
+            "prefetch",
+            job -> {
+              started.add(job.id());
+              release.await();
+            },
+            WorkerOptions.builder().concurrency(2).prefetch(5).maxClaim(50).build());
+    // Two handlers block; five more jobs are leased and wait for a thread; thirteen stay ready.
+    await().atMost(Duration.ofSeconds(10)).until(() -> q.stats().inflight() == 7);
+    QueueOperationsTest.sleep(300); // give an over-claim the chance to show
+    QueueStats held = q.stats();
+    assertThat(held.inflight()).isEqualTo(7);
+    assertThat(held.ready()).isEqualTo(13);
+    assertThat(started).hasSize(2);
+
+    Thread closer = new Thread(() -> w.close(Duration.ofSeconds(10)));
+    closer.start();
+    QueueOperationsTest.sleep(300);
+    release.countDown(); // the two running handlers finish and ack
+    closer.join(15_000);
+    assertThat(closer.isAlive()).isFalse();
+
+    QueueStats after = q.stats();
+    assertThat(started).as("no prefetched job started after close").hasSize(2);
+    assertThat(after.acked()).isEqualTo(2);
+    assertThat(after.inflight()).as("prefetched leases handed back, not left to lapse").isZero();
+    assertThat(after.ready()).isEqualTo(18);
+    assertThat(after.retried()).isZero();
+    for (int i = 0; i < 20; i++) {
+      String id = "p" + i;
+      if (!started.contains(id)) {
+        assertThat(q.get(id).orElseThrow().attempts()).as("%s's attempt not counted", id).isZero();
+      }
+    }
   }
 
   @Test

@@ -13,11 +13,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The claim loop of a worker on one partition. Each claim asks for as many jobs as the worker has
- * free handler slots, and up to {@value #MAX_CLAIMS_IN_FLIGHT} claims may be in flight, so the
- * round trip does not bound throughput. When a claim comes back short, the partition has nothing
- * ready: the loop lets the claims in flight land, then blocks on the partition's wake list (BLPOP,
- * on a connection of its own) until a producer or promoter pushes a token or {@code idleWait}
- * passes. It never spins.
+ * free slots (idle handler threads plus unused prefetch, up to maxClaim), and up to {@value
+ * #MAX_CLAIMS_IN_FLIGHT} claims may be in flight, so the round trip does not bound throughput. When
+ * a claim comes back short, the partition has nothing ready: the loop lets the claims in flight
+ * land, then blocks on the partition's wake list (BLPOP, on a connection of its own) until a
+ * producer or promoter pushes a token or {@code idleWait} passes. It never spins.
  */
 final class ClaimLoop implements Runnable {
   private static final Logger log = LoggerFactory.getLogger(ClaimLoop.class);

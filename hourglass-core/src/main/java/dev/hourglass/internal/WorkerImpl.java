@@ -27,8 +27,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A {@link Worker}: one {@link ClaimLoop} per partition feeding a fixed pool of handler threads. A
- * semaphore with one permit per handler thread bounds what is claimed, so the worker never holds a
- * lease it has no thread for.
+ * semaphore with one permit per handler thread, plus one per prefetched job, bounds what is
+ * claimed: with the default prefetch of 0 the worker never holds a lease it has no thread for.
+ * Prefetched jobs wait in the pool's queue; a job that has not started when the worker closes is
+ * handed back instead of run.
  */
 final class WorkerImpl implements Worker {
   private static final Logger log = LoggerFactory.getLogger(WorkerImpl.class);
@@ -55,7 +57,7 @@ final class WorkerImpl implements Worker {
     this.queue = queue;
     this.handler = handler;
     this.options = options;
-    this.freeSlots = new Semaphore(options.concurrency());
+    this.freeSlots = new Semaphore(options.concurrency() + options.prefetch());
     this.handlers =
         Executors.newFixedThreadPool(
             options.concurrency(), named("hourglass-worker-" + queue.name()));
@@ -140,6 +142,13 @@ final class WorkerImpl implements Worker {
   }
 
   private void handle(Delivery job) {
+    if (!running) {
+      // Closing: a job still waiting for a thread (prefetched) is not started; its lease goes back.
+      inFlight.decrementAndGet();
+      freeSlots.release();
+      handBack(job);
+      return;
+    }
     ScheduledFuture<?> extension = options.autoExtend() ? scheduleExtension(job) : null;
     try {
       Throwable failure = null;
