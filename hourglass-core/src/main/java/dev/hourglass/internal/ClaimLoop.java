@@ -123,7 +123,7 @@ final class ClaimLoop implements Runnable {
         } else {
           // Closing: start nothing new, return the lease at once (off the event loop: it may
           // reconnect).
-          client.callbacks.execute(() -> worker.handBack(d));
+          worker.handBackLater(d);
           worker.releaseSlots(1);
         }
       }

@@ -115,13 +115,31 @@ final class WorkerImpl implements Worker {
       // The pool is shutting down: the job was never started; hand its lease back.
       inFlight.decrementAndGet();
       freeSlots.release();
-      client.callbacks.execute(() -> handBack(job)); // may run on the event loop: hand back off it
+      handBackLater(job); // may run on the event loop: hand back off it
+    }
+  }
+
+  /**
+   * {@link #handBack} on the callback executor, for callers on Lettuce's event loop (the call may
+   * have to reconnect, which blocks). Counted as settling at once, so close() waits for it even
+   * before it runs.
+   */
+  void handBackLater(Delivery job) {
+    settling.incrementAndGet();
+    try {
+      client.callbacks.execute(() -> sendHandBack(job));
+    } catch (RuntimeException rejected) {
+      settled(); // the client is closing: the lease brings the job back
     }
   }
 
   /** Returns a delivery that was never started to ready, without counting the attempt. */
   void handBack(Delivery job) {
     settling.incrementAndGet();
+    sendHandBack(job);
+  }
+
+  private void sendHandBack(Delivery job) {
     CompletableFuture<Void> call;
     try {
       call = queue.releaseAsync(job.id(), job.receipt());
