@@ -46,6 +46,39 @@ public final class RecordCodec {
     return buf.array();
   }
 
+  /** Bytes of the fixed part of {@link #enqueueArg}: mode, time, slot start, ttl. */
+  static final int ENQUEUE_ARG_FIXED_BYTES = 1 + 6 + 6 + 6;
+
+  /**
+   * The one script argument enqueue.lua takes per job, {@code <Bi6i6i6} mode (1: time is a delay
+   * from the server's now, 0: absolute epoch ms), time, slot start, ttl ms (0 none); then the
+   * record from its attempts field on: attempts (0), maxAttempts, visibilityMs, and the {@link
+   * #tail}. The script prepends format, due, created and expireAt, which need the server's clock,
+   * and stores the rest as sent.
+   */
+  static byte[] enqueueArg(
+      boolean relative,
+      long time,
+      long slotStart,
+      long ttlMs,
+      int maxAttempts,
+      long visMs,
+      byte[] tail) {
+    ByteBuffer buf =
+        ByteBuffer.allocate(ENQUEUE_ARG_FIXED_BYTES + 2 + 2 + 4 + tail.length)
+            .order(ByteOrder.LITTLE_ENDIAN);
+    buf.put((byte) (relative ? 1 : 0));
+    putInt48(buf, time);
+    putInt48(buf, slotStart);
+    putInt48(buf, ttlMs);
+    buf.putShort((short) 0).putShort((short) maxAttempts).putInt((int) visMs).put(tail);
+    return buf.array();
+  }
+
+  private static void putInt48(ByteBuffer buf, long v) {
+    buf.putInt((int) v).putShort((short) (v >> 32));
+  }
+
   static Decoded decode(byte[] rec) {
     ByteBuffer buf = ByteBuffer.wrap(rec).order(ByteOrder.LITTLE_ENDIAN);
     buf.get(); // format 1

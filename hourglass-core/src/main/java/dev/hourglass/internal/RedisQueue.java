@@ -150,16 +150,11 @@ final class RedisQueue implements Queue {
 
   // ---- enqueue ----
 
-  /** A validated job ready to be sent: its script arguments. */
-  private record Prepared(
-      String id,
-      String mode,
-      long time,
-      long slotStart,
-      int maxAttempts,
-      long visMs,
-      long ttlMs,
-      byte[] tail) {}
+  /**
+   * A validated job ready to be sent: its id, the start of the slot its due time should fall in,
+   * and its script argument ({@link RecordCodec#enqueueArg}).
+   */
+  private record Prepared(String id, long slotStart, byte[] arg) {}
 
   /**
    * The checks that need no queue settings; callers run them on every spec before {@link #prepare}.
@@ -180,11 +175,11 @@ final class RedisQueue implements Queue {
     QueueSettings s = l.settings();
     String id = spec.id().orElseGet(client.ids::newId);
     Names.id(id);
-    String mode = "d";
+    boolean relative = true; // time is a delay from the server's now, else absolute epoch ms
     long time = 0;
     long estimatedDue = client.serverClock.nowMs();
     if (spec.runAt().isPresent()) {
-      mode = "a";
+      relative = false;
       time = spec.runAt().get().toEpochMilli();
       estimatedDue = time;
     } else if (spec.delay().isPresent()) {
@@ -198,13 +193,15 @@ final class RedisQueue implements Queue {
     long ttl = spec.ttl().or(s::ttl).map(Duration::toMillis).orElse(0L);
     return new Prepared(
         id,
-        mode,
-        time,
         slotStart,
-        spec.maxAttempts().orElse(s.maxAttempts()),
-        spec.visibility().orElse(s.visibility()).toMillis(),
-        ttl,
-        RecordCodec.tail(backoff, payload));
+        RecordCodec.enqueueArg(
+            relative,
+            time,
+            slotStart,
+            ttl,
+            spec.maxAttempts().orElse(s.maxAttempts()),
+            spec.visibility().orElse(s.visibility()).toMillis(),
+            RecordCodec.tail(backoff, payload)));
   }
 
   private CompletableFuture<List<EnqueueResult>> send(PartitionRef part, List<Prepared> jobs) {
@@ -212,14 +209,7 @@ final class RedisQueue implements Queue {
     Args argv = part.argv().add(jobs.size()).add(part.channel()).add(lookaheadMs());
     for (Prepared j : jobs) {
       keys.add(part.keys.pool(j.id(), part.pools)).add(part.keys.slot(j.slotStart()));
-      argv.add(j.id())
-          .add(j.mode())
-          .add(j.time())
-          .add(j.slotStart())
-          .add(j.maxAttempts())
-          .add(j.visMs())
-          .add(j.ttlMs())
-          .add(j.tail());
+      argv.add(j.id()).add(j.arg());
     }
     return client
         .run(Script.ENQUEUE, keys, argv)

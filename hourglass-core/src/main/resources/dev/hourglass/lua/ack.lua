@@ -7,6 +7,7 @@ local ids = {}
 for i = 1, n do ids[i] = ARGV[1 + 2 * i] end
 local current = redis.call('HMGET', K_LEASES, unpack(ids))
 local reply, done, by_pool, seen = {}, {}, {}, {}
+local n_done = 0 -- counters instead of #t, which costs a search per use
 for i = 1, n do
   local id, pool_key = ids[i], KEYS[10 + i]
   if seen[id] then
@@ -14,21 +15,23 @@ for i = 1, n do
   elseif current[i] == ARGV[2 + 2 * i] then
     seen[id] = true
     reply[i] = OK
-    done[#done + 1] = id
+    n_done = n_done + 1
+    done[n_done] = id
     local list = by_pool[pool_key]
-    if not list then list = {}; by_pool[pool_key] = list end
-    list[#list + 1] = id
+    if not list then list = { n = 0 }; by_pool[pool_key] = list end
+    list.n = list.n + 1
+    list[list.n] = id
   elseif redis.call('HEXISTS', pool_key, id) == 1 then
     reply[i] = STALE
   else
     reply[i] = NOT_FOUND
   end
 end
-if #done > 0 then
-  for pool_key, list in pairs(by_pool) do redis.call('HDEL', pool_key, unpack(list)) end
+if n_done > 0 then
+  for pool_key, list in pairs(by_pool) do redis.call('HDEL', pool_key, unpack(list, 1, list.n)) end
   redis.call('ZREM', K_INFLIGHT, unpack(done))
   redis.call('HDEL', K_LEASES, unpack(done))
   redis.call('ZREM', K_TTL, unpack(done))
-  redis.call('HINCRBY', K_STATS, 'acked', #done)
+  redis.call('HINCRBY', K_STATS, 'acked', n_done)
 end
 return reply

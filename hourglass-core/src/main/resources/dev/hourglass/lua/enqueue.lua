@@ -2,46 +2,94 @@
 -- KEYS[1..10] the partition keys (see prelude); then per job j (0-based): KEYS[11+2j] its pool HASH,
 --   KEYS[12+2j] a candidate slot LIST (the slot the client expects the due time to fall in).
 -- ARGV[1] pools S; ARGV[2] job count n; ARGV[3] promoter wake-up channel; ARGV[4] slot lookahead ms;
---   then per job, 8 values from ARGV[5+8j]: id, mode ('d' delay from server now | 'a' absolute epoch ms),
---   time value ms, candidate slot start ms, maxAttempts, visibilityMs, ttlMs (0 = none),
---   tail (backoff length byte + backoff, lastError length (0) + payload: the record after its fixed header).
+--   then per job, 2 values from ARGV[5+2j]: id, and the job as struct '<Bi6i6i6' mode (1: time is a delay from
+--   the server's now, 0: absolute epoch ms), time ms, candidate slot start ms, ttl ms (0 = none), followed by the
+--   record from its attempts field on (attempts 0, maxAttempts, visibilityMs, backoff, lastError, payload; see the
+--   prelude). The script prepends format, due, created and expireAt.
 -- Reply: flat array, per job: status (0 created, 4 duplicate id), state ('ready'|'delayed'|existing state),
 --   due ms (of the new job, or of the existing one on duplicate).
+local ENQUEUE_ARG, ENQUEUE_ARG_BYTES = '<Bi6i6i6', 19
+local RECORD_TIMES = '<Bi6i6i6' -- format, due, created, expireAt: the record's header up to attempts
 load_meta(true)
 local n = tonumber(ARGV[2])
 local channel = ARGV[3]
 local lookahead = tonumber(ARGV[4])
 local now = now_ms()
-local reply = {}
+local reply, r = {}, 0 -- r: length of reply (counters instead of #t, which costs a search per use)
 local created, ready_count, earliest_head = 0, 0, nil
+-- Placement is collected and written after the loop, one command per target key instead of one per job.
+local ready_args, near_args, slot_lists, slot_order = {}, {}, {}, {}
+local n_ready, n_near = 0, 0
+local near_min, slot_min = nil, nil
+local due_at_start = M_DUE
+local created_state = {} -- state of the jobs this call created: a later duplicate in the same call reports it
 for j = 0, n - 1 do
-  local a = 5 + 8 * j
-  local id = ARGV[a]
+  local id, arg = ARGV[5 + 2 * j], ARGV[6 + 2 * j]
   local pool_key = KEYS[11 + 2 * j]
-  local due = tonumber(ARGV[a + 2])
-  if ARGV[a + 1] == 'd' then due = now + due end
-  local ttl = tonumber(ARGV[a + 6])
+  local relative, due, slot_start, ttl = struct.unpack(ENQUEUE_ARG, arg)
+  if relative == 1 then due = now + due end
   local expire = 0
   if ttl > 0 then expire = now + ttl end
-  local rec = struct.pack(HEADER, 1, due, now, expire, 0, tonumber(ARGV[a + 4]), tonumber(ARGV[a + 5])) .. ARGV[a + 7]
+  local rec = struct.pack(RECORD_TIMES, 1, due, now, expire) .. string.sub(arg, ENQUEUE_ARG_BYTES + 1)
   if redis.call('HSETNX', pool_key, id, rec) == 0 then
     local e = decode(redis.call('HGET', pool_key, id))
-    reply[#reply + 1] = DUPLICATE
-    reply[#reply + 1] = state_of(id)
-    reply[#reply + 1] = e.due
+    reply[r + 1], reply[r + 2], reply[r + 3] = DUPLICATE, created_state[id] or state_of(id), e.due
+    r = r + 3
   else
     if expire > 0 then
       redis.call('ZADD', K_TTL, expire, id)
       lower_due(expire)
     end
-    local state, earlier = place(id, due, now, KEYS[12 + 2 * j], tonumber(ARGV[a + 3]), lookahead)
-    if state == 'ready' then ready_count = ready_count + 1 end
-    if earlier and (earliest_head == nil or due < earliest_head) then earliest_head = due end
+    -- The rule of place() in the prelude, batched: ready when due, near before the watermark, else the declared
+    -- slot when it is valid, else near.
+    local state = 'delayed'
+    if due <= now then
+      state = 'ready'
+      ready_count = ready_count + 1
+      ready_args[n_ready + 1], ready_args[n_ready + 2] = due, id
+      n_ready = n_ready + 2
+    elseif due >= watermark(now) and slot_start >= M_WM and slot_start <= due then
+      local slot_key = KEYS[12 + 2 * j]
+      local list = slot_lists[slot_key]
+      if not list then
+        list = { start = slot_start, n = 0 }
+        slot_lists[slot_key] = list
+        slot_order[#slot_order + 1] = slot_key
+      end
+      list.n = list.n + 1
+      list[list.n] = struct.pack(SLOT_DUE, due) .. id
+      if slot_min == nil or slot_start < slot_min then slot_min = slot_start end
+    else
+      near_args[n_near + 1], near_args[n_near + 2] = due, id
+      n_near = n_near + 2
+      if near_min == nil or due < near_min then near_min = due end
+    end
     created = created + 1
-    reply[#reply + 1] = OK
-    reply[#reply + 1] = state
-    reply[#reply + 1] = due
+    created_state[id] = state
+    reply[r + 1], reply[r + 2], reply[r + 3] = OK, state, due
+    r = r + 3
   end
+end
+-- ZADD and RPUSH take at most LUAI_MAXCSTACK arguments through unpack: write in chunks.
+local CHUNK = 4000
+local function write(cmd, key, args, count)
+  for i = 1, count, CHUNK do
+    local last = math.min(i + CHUNK - 1, count)
+    redis.call(cmd, key, unpack(args, i, last))
+  end
+end
+write('ZADD', K_READY, ready_args, n_ready)
+for _, slot_key in ipairs(slot_order) do
+  local list = slot_lists[slot_key]
+  if redis.call('LLEN', slot_key) == 0 then redis.call('ZADD', K_SLOTS, list.start, list.start) end
+  write('RPUSH', slot_key, list, list.n)
+end
+if slot_min then lower_due(slot_min - lookahead) end
+write('ZADD', K_NEAR, near_args, n_near)
+if near_min then
+  -- Due before any promoter work known so far: promoters must be woken (see place()).
+  if due_at_start == nil or near_min < due_at_start then earliest_head = near_min end
+  lower_due(near_min)
 end
 if created > 0 then redis.call('HINCRBY', K_STATS, 'enqueued', created) end
 wake(ready_count)

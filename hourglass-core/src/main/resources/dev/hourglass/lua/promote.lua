@@ -109,9 +109,8 @@ local moved = #due_ids / 2
 if moved > 0 then
   local zadd, ids = {}, {}
   for i = 1, #due_ids, 2 do
-    zadd[#zadd + 1] = due_ids[i + 1]
-    zadd[#zadd + 1] = due_ids[i]
-    ids[#ids + 1] = due_ids[i]
+    zadd[i], zadd[i + 1] = due_ids[i + 1], due_ids[i]
+    ids[(i + 1) / 2] = due_ids[i]
   end
   redis.call('ZADD', K_READY, unpack(zadd))
   redis.call('ZREM', K_NEAR, unpack(ids))
