@@ -69,13 +69,14 @@ public final class Bench {
         if (warmup > 0) {
           out.println("# " + system + ": warm-up run of " + warmup + " jobs, not reported");
           redis.flushAll();
-          try (SystemUnderTest sut = SystemUnderTest.open(system, redis.uri(), WARMUP_QUEUE)) {
+          try (SystemUnderTest sut =
+              SystemUnderTest.open(system, redis.uri(), WARMUP_QUEUE, options)) {
             workload.run(sut, redis, options.withJobs(warmup));
           }
         }
         redis.flushAll();
         Fields result;
-        try (SystemUnderTest sut = SystemUnderTest.open(system, redis.uri(), QUEUE)) {
+        try (SystemUnderTest sut = SystemUnderTest.open(system, redis.uri(), QUEUE, options)) {
           result = workload.run(sut, redis, options);
         }
         results.put(system, result);

@@ -29,7 +29,8 @@ final class E2eWorkload implements Workload {
             o.timeoutSeconds());
     return new Fields()
         .putAll("", burst.run(new Payloads(o.payloadBytes(), o.seed()), 0))
-        .put("payload_bytes", o.payloadBytes());
+        .put("payload_bytes", o.payloadBytes())
+        .putAll("", sut.consumerFields());
   }
 
   @Override

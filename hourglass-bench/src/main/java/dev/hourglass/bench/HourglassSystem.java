@@ -16,10 +16,12 @@ import java.util.function.Consumer;
 final class HourglassSystem implements SystemUnderTest {
   private final Hourglass client;
   private final Queue queue;
+  private final int prefetch;
 
-  HourglassSystem(String redisUri, String queueName) {
+  HourglassSystem(String redisUri, String queueName, int prefetch) {
     this.client = Hourglass.builder().redisUri(redisUri).build();
     this.queue = client.queue(queueName);
+    this.prefetch = prefetch;
   }
 
   @Override
@@ -53,15 +55,23 @@ final class HourglassSystem implements SystemUnderTest {
     return "Queue.enqueueAllAsync";
   }
 
-  /** One worker with {@code consumers} handler threads and a no-op handler that records. */
+  /**
+   * One worker with {@code consumers} handler threads, the given prefetch and a no-op handler that
+   * records.
+   */
   @Override
   public AutoCloseable consume(int consumers, Consumer<byte[]> sink) {
     Worker worker =
         client.worker(
             queue.name(),
             job -> sink.accept(job.payload()),
-            WorkerOptions.builder().concurrency(consumers).build());
+            WorkerOptions.builder().concurrency(consumers).prefetch(prefetch).build());
     return worker::close;
+  }
+
+  @Override
+  public Fields consumerFields() {
+    return new Fields().put("prefetch", prefetch);
   }
 
   /** {@code count} workers with default options, as {@code count} separate consumers would be. */

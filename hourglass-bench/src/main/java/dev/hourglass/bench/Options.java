@@ -73,6 +73,9 @@ final class Options {
                               the bytes as a base64 string; consumers claim up to 100 per
                               long-poll and ack each job with its own request; at most 64
                               requests in flight)
+        --prefetch N          e2e and scale: the Hourglass Worker's prefetch, jobs it may hold
+                              leased beyond its --consumers handler threads (WorkerOptions.prefetch;
+                              Redisson's take() has no counterpart) [0, the library's default]
         --window W            single enqueues in flight at most [2000]
         --batch-size N        jobs per batch enqueue call [1000]
         --warmup-jobs N       enqueue and e2e: a run of N jobs on a scratch queue first, not
@@ -104,7 +107,8 @@ final class Options {
           "redisson-cap",
           "burst-jobs",
           "seconds",
-          "seed");
+          "seed",
+          "prefetch");
 
   private final String workload;
   private final boolean help;
@@ -174,7 +178,8 @@ final class Options {
     for (String name : List.of("jobs", "window", "batch-size", "seconds")) {
       intOption(name, 1, 1, Integer.MAX_VALUE);
     }
-    for (String name : List.of("warmup-jobs", "redisson-cap", "burst-jobs", "timeout-s")) {
+    for (String name :
+        List.of("warmup-jobs", "redisson-cap", "burst-jobs", "timeout-s", "prefetch")) {
       intOption(name, 0, 0, Integer.MAX_VALUE);
     }
     intOption("consumers", 1, 1, 10_000);
@@ -267,6 +272,10 @@ final class Options {
       throw new UsageException("--systems is empty");
     }
     return systems;
+  }
+
+  int prefetch() {
+    return intOrDefault("prefetch", 0);
   }
 
   int window() {

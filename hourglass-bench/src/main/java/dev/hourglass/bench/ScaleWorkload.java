@@ -86,7 +86,7 @@ final class ScaleWorkload implements Workload {
             o.consumers(4),
             o.batchSize(),
             o.timeoutSeconds());
-    return f.putAll("burst_", burst.run(payloads, jobs));
+    return f.putAll("burst_", burst.run(payloads, jobs)).putAll("burst_", sut.consumerFields());
   }
 
   /** SCANs the keys (there are few: neither system keeps a key per job) and sizes each. */

@@ -12,11 +12,12 @@ import java.util.function.Consumer;
 interface SystemUnderTest extends AutoCloseable {
 
   /**
-   * Opens {@code system} (one of {@link Options#SYSTEMS}) on {@code redisUri}, queue {@code queue}.
+   * Opens {@code system} (one of {@link Options#SYSTEMS}) on {@code redisUri}, queue {@code queue};
+   * {@code options} carries the system-specific settings (Hourglass's worker prefetch).
    */
-  static SystemUnderTest open(String system, String redisUri, String queue) {
+  static SystemUnderTest open(String system, String redisUri, String queue, Options options) {
     return switch (system) {
-      case "hourglass" -> new HourglassSystem(redisUri, queue);
+      case "hourglass" -> new HourglassSystem(redisUri, queue, options.prefetch());
       case "redisson" -> new RedissonSystem(redisUri, queue);
       case "hourglass-http" -> new HttpSystem(redisUri, queue);
       default -> throw new IllegalArgumentException("unknown system " + system);
@@ -55,6 +56,11 @@ interface SystemUnderTest extends AutoCloseable {
    */
   default AutoCloseable idleConsumers(int count) {
     return consume(count, payload -> {});
+  }
+
+  /** How {@link #consume} consumes, for the RESULT line; empty by default. */
+  default Fields consumerFields() {
+    return new Fields();
   }
 
   /** A note for the RESULT line on what an idle consumer is here (no spaces). */
