@@ -1,8 +1,8 @@
 -- claim: lease up to max ready jobs, oldest due first.
 -- KEYS[1..10] the partition keys; KEYS[11..10+S] every pool HASH of the partition, in index order.
 -- ARGV[1] pools S; ARGV[2] max jobs; ARGV[3] visibility ms for this claim (0 = each job's own);
---   ARGV[4] receipt prefix (random, from the client; a job's receipt is prefix .. '-' .. its index in this claim
---   .. '.' .. attempt, so no two deliveries share one).
+--   ARGV[4] receipt prefix (random, from the client; a job's receipt is prefix .. '-' .. its id, so no two
+--   deliveries share one: the prefix differs per claim and ids within one claim).
 -- Reply: flat array: now ms, then per leased job: id, record, attempt (1-based), receipt, lease deadline ms.
 --   When nothing is ready the reply is { 0 }: an idle claim costs one ZPOPMIN.
 -- A job whose ttl has passed is dropped instead of leased. When ready jobs remain, one wake token is pushed so
@@ -11,7 +11,8 @@ local popped = redis.call('ZPOPMIN', K_READY, tonumber(ARGV[2]))
 if #popped == 0 then return { 0 } end
 load_meta(false)
 local vis_override = tonumber(ARGV[3])
-local prefix = ARGV[4]
+local prefix = ARGV[4] .. '-'
+local last_vis, deadline, deadline_str = nil, nil, nil
 local now = now_ms()
 local earliest_deadline = nil
 local reply, r = { now }, 1 -- r: length of reply (counters instead of #t, which costs a search per use)
@@ -29,13 +30,18 @@ for i = 1, #popped, 2 do
       expired = expired + 1
     else
       if vis_override > 0 then vis = vis_override end
-      local deadline = now + vis
-      if earliest_deadline == nil or deadline < earliest_deadline then earliest_deadline = deadline end
+      if vis ~= last_vis then
+        -- Jobs of one claim nearly always share a visibility: format the deadline once (number to string
+        -- conversion is a sprintf in Lua 5.1).
+        last_vis, deadline = vis, now + vis
+        deadline_str = tostring(deadline)
+        if earliest_deadline == nil or deadline < earliest_deadline then earliest_deadline = deadline end
+      end
       local attempt = attempts + 1
       leased = leased + 1
-      local receipt = prefix .. '-' .. leased .. '.' .. attempt
+      local receipt = prefix .. id
       local a = 2 * leased
-      inflight_args[a - 1], inflight_args[a] = deadline, id
+      inflight_args[a - 1], inflight_args[a] = deadline_str, id
       lease_args[a - 1], lease_args[a] = id, receipt
       reply[r + 1], reply[r + 2], reply[r + 3], reply[r + 4], reply[r + 5] = id, rec, attempt, receipt, deadline
       r = r + 5
