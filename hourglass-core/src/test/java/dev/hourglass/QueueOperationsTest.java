@@ -118,6 +118,26 @@ class QueueOperationsTest extends HourglassTestBase {
   }
 
   @Test
+  void aDuplicateWithinOneScriptCallReportsTheStateItsTwinWasPlacedIn() {
+    // enqueue.lua writes placements after its loop; the duplicate must still see its twin's state.
+    List<EnqueueResult> results =
+        q.enqueueAll(
+            List.of(
+                spec("twin-now").delay(Duration.ZERO).build(),
+                spec("twin-far").delay(FAR).build(),
+                spec("twin-now").delay(FAR).build(),
+                spec("twin-far").delay(Duration.ZERO).build()));
+    assertThat(results).extracting(EnqueueResult::created).containsExactly(true, true, false, false);
+    assertThat(results)
+        .extracting(EnqueueResult::state)
+        .containsExactly(JobState.READY, JobState.DELAYED, JobState.READY, JobState.DELAYED);
+    assertThat(results.get(2).runAt()).isEqualTo(results.get(0).runAt());
+    QueueStats s = q.stats();
+    assertThat(s.ready()).isEqualTo(1);
+    assertThat(s.delayed()).isEqualTo(1);
+  }
+
+  @Test
   void batchWithOneInvalidSpecWritesNothing() {
     List<JobSpec> specs = List.of(job("ok1"), job("ok2"));
     Hourglass small = client(b -> b.backgroundPromoter(false).maxPayloadBytes(8));

@@ -22,20 +22,61 @@ local ready_args, near_args, slot_lists, slot_order = {}, {}, {}, {}
 local n_ready, n_near = 0, 0
 local near_min, slot_min = nil, nil
 local due_at_start = M_DUE
-local created_state = {} -- state of the jobs this call created: a later duplicate in the same call reports it
+-- Commands take at most LUAI_MAXCSTACK arguments through unpack: large argument lists go in chunks.
+local CHUNK = 4000
+local function write(cmd, key, args, count)
+  for i = 1, count, CHUNK do
+    local last = math.min(i + CHUNK - 1, count)
+    redis.call(cmd, key, unpack(args, i, last))
+  end
+end
+
+-- 1. Which ids exist already: one HMGET per pool instead of one HSETNX per job.
+local by_pool, pool_order = {}, {}
+for j = 0, n - 1 do
+  local pool_key = KEYS[11 + 2 * j]
+  local g = by_pool[pool_key]
+  if not g then
+    g = { n = 0, hset = {}, hn = 0 }
+    by_pool[pool_key] = g
+    pool_order[#pool_order + 1] = pool_key
+  end
+  g.n = g.n + 1
+  g[g.n] = ARGV[5 + 2 * j]
+end
+local existing = {}
+for _, pool_key in ipairs(pool_order) do
+  local g = by_pool[pool_key]
+  for i = 1, g.n, CHUNK do
+    local last = math.min(i + CHUNK - 1, g.n)
+    local recs = redis.call('HMGET', pool_key, unpack(g, i, last))
+    for k = 1, #recs do
+      if recs[k] then existing[g[i + k - 1]] = recs[k] end
+    end
+  end
+end
+
+-- 2. Per job in order: a duplicate of a live job or of an earlier job of this call, or a new record and its place.
+local created_state, created_due = {}, {} -- jobs this call created: a later duplicate in the same call reports them
 for j = 0, n - 1 do
   local id, arg = ARGV[5 + 2 * j], ARGV[6 + 2 * j]
   local pool_key = KEYS[11 + 2 * j]
-  local relative, due, slot_start, ttl = struct.unpack(ENQUEUE_ARG, arg)
-  if relative == 1 then due = now + due end
-  local expire = 0
-  if ttl > 0 then expire = now + ttl end
-  local rec = struct.pack(RECORD_TIMES, 1, due, now, expire) .. string.sub(arg, ENQUEUE_ARG_BYTES + 1)
-  if redis.call('HSETNX', pool_key, id, rec) == 0 then
-    local e = decode(redis.call('HGET', pool_key, id))
-    reply[r + 1], reply[r + 2], reply[r + 3] = DUPLICATE, created_state[id] or state_of(id), e.due
+  local old = existing[id]
+  if old then
+    reply[r + 1], reply[r + 2], reply[r + 3] = DUPLICATE, state_of(id), decode(old).due
+    r = r + 3
+  elseif created_state[id] then
+    reply[r + 1], reply[r + 2], reply[r + 3] = DUPLICATE, created_state[id], created_due[id]
     r = r + 3
   else
+    local relative, due, slot_start, ttl = struct.unpack(ENQUEUE_ARG, arg)
+    if relative == 1 then due = now + due end
+    local expire = 0
+    if ttl > 0 then expire = now + ttl end
+    local g = by_pool[pool_key]
+    g.hset[g.hn + 1] = id
+    g.hset[g.hn + 2] = struct.pack(RECORD_TIMES, 1, due, now, expire) .. string.sub(arg, ENQUEUE_ARG_BYTES + 1)
+    g.hn = g.hn + 2
     if expire > 0 then
       redis.call('ZADD', K_TTL, expire, id)
       lower_due(expire)
@@ -65,18 +106,16 @@ for j = 0, n - 1 do
       if near_min == nil or due < near_min then near_min = due end
     end
     created = created + 1
-    created_state[id] = state
+    created_state[id], created_due[id] = state, due
     reply[r + 1], reply[r + 2], reply[r + 3] = OK, state, due
     r = r + 3
   end
 end
--- ZADD and RPUSH take at most LUAI_MAXCSTACK arguments through unpack: write in chunks.
-local CHUNK = 4000
-local function write(cmd, key, args, count)
-  for i = 1, count, CHUNK do
-    local last = math.min(i + CHUNK - 1, count)
-    redis.call(cmd, key, unpack(args, i, last))
-  end
+
+-- 3. Write: the records, one HSET per pool; the placements, one command per target key.
+for _, pool_key in ipairs(pool_order) do
+  local g = by_pool[pool_key]
+  write('HSET', pool_key, g.hset, g.hn)
 end
 write('ZADD', K_READY, ready_args, n_ready)
 for _, slot_key in ipairs(slot_order) do
