@@ -127,7 +127,9 @@ class QueueOperationsTest extends HourglassTestBase {
                 spec("twin-far").delay(FAR).build(),
                 spec("twin-now").delay(FAR).build(),
                 spec("twin-far").delay(Duration.ZERO).build()));
-    assertThat(results).extracting(EnqueueResult::created).containsExactly(true, true, false, false);
+    assertThat(results)
+        .extracting(EnqueueResult::created)
+        .containsExactly(true, true, false, false);
     assertThat(results)
         .extracting(EnqueueResult::state)
         .containsExactly(JobState.READY, JobState.DELAYED, JobState.READY, JobState.DELAYED);
@@ -135,6 +137,25 @@ class QueueOperationsTest extends HourglassTestBase {
     QueueStats s = q.stats();
     assertThat(s.ready()).isEqualTo(1);
     assertThat(s.delayed()).isEqualTo(1);
+  }
+
+  @Test
+  void receiptsAreDistinctShortAndWorkForTheLongestIds() {
+    List<JobSpec> specs = new ArrayList<>();
+    for (int i = 0; i < 300; i++) {
+      String id = String.format("%03d", i) + "x".repeat(125); // 128 characters, the longest id
+      specs.add(spec(id).delay(Duration.ZERO).build());
+    }
+    q.enqueueAll(specs);
+    List<Delivery> got = new ArrayList<>(q.claim(200, null));
+    got.addAll(q.claim(200, null));
+    assertThat(got).hasSize(300);
+    assertThat(got).extracting(Delivery::receipt).doesNotHaveDuplicates();
+    assertThat(got).allSatisfy(d -> assertThat(d.receipt()).hasSizeLessThanOrEqualTo(64));
+    for (Delivery d : got) {
+      q.ack(d.id(), d.receipt());
+    }
+    assertThat(q.stats().acked()).isEqualTo(300);
   }
 
   @Test

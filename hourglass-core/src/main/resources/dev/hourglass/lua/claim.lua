@@ -1,8 +1,8 @@
 -- claim: lease up to max ready jobs, oldest due first.
 -- KEYS[1..10] the partition keys; KEYS[11..10+S] every pool HASH of the partition, in index order.
 -- ARGV[1] pools S; ARGV[2] max jobs; ARGV[3] visibility ms for this claim (0 = each job's own);
---   ARGV[4] receipt prefix (random, from the client; a job's receipt is prefix .. '-' .. its id, so no two
---   deliveries share one: the prefix differs per claim and ids within one claim).
+--   ARGV[4] receipt prefix (random, from the client; a job's receipt is prefix .. '-' .. its index in this claim
+--   as two base-64 characters, so no two deliveries share one: the prefix differs per claim, the index within).
 -- Reply: flat array: now ms, then per leased job: id, record, attempt (1-based), receipt, lease deadline ms.
 --   When nothing is ready the reply is { 0 }: an idle claim costs one ZPOPMIN.
 -- A job whose ttl has passed is dropped instead of leased. When ready jobs remain, one wake token is pushed so
@@ -12,6 +12,9 @@ if #popped == 0 then return { 0 } end
 load_meta(false)
 local vis_override = tonumber(ARGV[3])
 local prefix = ARGV[4] .. '-'
+-- Byte codes of the URL-safe base-64 alphabet: the claim index as two characters, without the sprintf that number
+-- to string conversion costs in Lua 5.1 (max jobs per claim is at most 1000 < 64 * 64).
+local B64 = { string.byte('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_', 1, 64) }
 local last_vis, deadline, deadline_str = nil, nil, nil
 local now = now_ms()
 local earliest_deadline = nil
@@ -39,7 +42,7 @@ for i = 1, #popped, 2 do
       end
       local attempt = attempts + 1
       leased = leased + 1
-      local receipt = prefix .. id
+      local receipt = prefix .. string.char(B64[math.floor(leased / 64) + 1], B64[leased % 64 + 1])
       local a = 2 * leased
       inflight_args[a - 1], inflight_args[a] = deadline_str, id
       lease_args[a - 1], lease_args[a] = id, receipt
