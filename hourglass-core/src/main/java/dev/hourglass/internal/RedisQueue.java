@@ -18,6 +18,7 @@ import dev.hourglass.Queue;
 import dev.hourglass.QueueSettings;
 import dev.hourglass.QueueStats;
 import dev.hourglass.StaleReceiptException;
+import dev.hourglass.spi.IdGenerator;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -169,12 +170,19 @@ final class RedisQueue implements Queue {
     }
   }
 
+  private static String generatedId(IdGenerator ids) {
+    String id = ids.newId();
+    return ids instanceof RandomIds ? id : Names.id(id);
+  }
+
   /** The script arguments of a spec that {@link #validate} has passed. */
   private Prepared prepare(JobSpec spec, Layout l) {
     byte[] payload = spec.payload();
     QueueSettings s = l.settings();
-    String id = spec.id().orElseGet(client.ids::newId);
-    Names.id(id);
+    // A spec's own id was checked by JobSpec.build; a generated one only needs checking when it
+    // comes
+    // from a plug-in generator (RandomIds makes valid ids by construction).
+    String id = spec.id().orElseGet(() -> generatedId(client.ids));
     boolean relative = true; // time is a delay from the server's now, else absolute epoch ms
     long time = 0;
     long estimatedDue = client.serverClock.nowMs();
