@@ -56,7 +56,7 @@ final class RedisQueue implements Queue {
       new java.util.concurrent.ConcurrentHashMap<>();
   private final Map<PartitionRef, CallBatcher<String[], Void>> ackBatchers =
       new java.util.concurrent.ConcurrentHashMap<>();
-  private static final int ENQUEUE_BATCH = 200;
+  private static final int ENQUEUE_BATCH = 500;
   private static final int ACK_BATCH = 500;
   private volatile Layout layout;
 
