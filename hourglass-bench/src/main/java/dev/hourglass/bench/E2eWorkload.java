@@ -14,7 +14,7 @@ final class E2eWorkload implements Workload {
 
   @Override
   public int warmupJobs(Options o) {
-    return o.warmupJobs(o.jobs(DEFAULT_JOBS));
+    return o.warmupJobs(o.jobs(DEFAULT_JOBS), 10_000);
   }
 
   @Override

@@ -45,8 +45,10 @@ final class Options {
                  enqueued in batches while --consumers consumers ack them (Hourglass: one Worker
                  with that concurrency; Redisson: threads looping take()). Reports delivered,
                  duplicates, lateness p50/p99/p999/max (delivery wall clock - due, ms) and jobs/s
-                 end to end = delivered / (last delivery - first due). Pure throughput:
-                 --min-delay-ms 0 --max-delay-ms 0. Gives up after max delay + --timeout-s.
+                 end to end = delivered / (last delivery - first due). Everything due at one
+                 instant: equal delays past the enqueue's end (e.g. both 4000); with both 0 the
+                 jobs fall due while still being enqueued, so the rate includes the enqueue.
+                 Gives up after max delay + --timeout-s.
         memory   Redis used_memory growth per pending job at --jobs pending jobs (due in 1-2 h).
         scale    fills the queue to --jobs pending (due in 1-2 h; Redisson capped at
                  --redisson-cap), reports the fill rate per tenth, memory, the largest keys
@@ -79,7 +81,8 @@ final class Options {
         --window W            single enqueues in flight at most [2000]
         --batch-size N        jobs per batch enqueue call [1000]
         --warmup-jobs N       enqueue and e2e: a run of N jobs on a scratch queue first, not
-                              reported, to warm the JIT [min(10000, jobs)]
+                              reported, to warm the JIT [enqueue: min(100000, jobs); e2e:
+                              min(10000, jobs), since a Redisson e2e run of 100k takes minutes]
         --timeout-s S         e2e and scale burst: give up S seconds after the last due time [120]
         --redisson-cap N      scale: most jobs Redisson is filled with, 0 for no cap [1000000]
         --burst-jobs N        scale: jobs of the e2e burst [100000]
@@ -286,8 +289,9 @@ final class Options {
     return intOrDefault("batch-size", 1000);
   }
 
-  int warmupJobs(int jobs) {
-    return intOrDefault("warmup-jobs", Math.min(10_000, jobs));
+  /** Jobs of the warm-up run: {@code --warmup-jobs}, else {@code min(cap, jobs)}. */
+  int warmupJobs(int jobs, int cap) {
+    return intOrDefault("warmup-jobs", Math.min(cap, jobs));
   }
 
   int timeoutSeconds() {
