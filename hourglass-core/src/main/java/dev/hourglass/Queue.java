@@ -39,7 +39,9 @@ public interface Queue {
 
   /**
    * Enqueues without waiting. The future fails with {@link DuplicateJobException} or {@link
-   * RedisUnavailableException}; validation errors are thrown at once.
+   * RedisUnavailableException}; validation errors are thrown at once. Concurrent calls share script
+   * calls, and calls not yet completed may reach Redis in any order: wait for the future when one
+   * enqueue must land before another.
    */
   CompletableFuture<EnqueueResult> enqueueAsync(JobSpec spec);
 

@@ -13,7 +13,7 @@ public interface Worker extends AutoCloseable {
 
   String queue();
 
-  /** Jobs being handled right now. */
+  /** Jobs this worker holds leased: being handled, or prefetched and waiting for a thread. */
   int inFlight();
 
   /** Stops claiming, waits for running handlers up to the options' shutdown timeout. Idempotent. */

@@ -133,6 +133,62 @@ class WorkerTest extends HourglassTestBase {
   }
 
   @Test
+  void aPrefetchedJobsLeaseIsExtendedFromItsClaimNotFromItsStart() {
+    // One thread, one prefetched job, 1 s leases. B waits 700 ms for A, then runs 900 ms: its lease
+    // (from the claim) would end 300 ms into its run unless the first extension comes at once.
+    Hourglass h = live();
+    Queue q = h.queue("prefetch-lease");
+    q.enqueueAll(List.of(job("a"), job("b")));
+    Map<String, List<Integer>> runs = new ConcurrentHashMap<>();
+    Worker w =
+        h.worker(
+            "prefetch-lease",
+            job -> {
+              runs.computeIfAbsent(job.id(), k -> new CopyOnWriteArrayList<>()).add(job.attempt());
+              Thread.sleep(job.id().equals("a") ? 700 : 900);
+            },
+            WorkerOptions.builder()
+                .concurrency(1)
+                .prefetch(1)
+                .visibility(Duration.ofSeconds(1))
+                .build());
+    await().atMost(Duration.ofSeconds(10)).until(() -> q.stats().acked() == 2);
+    QueueOperationsTest.sleep(500); // a second delivery would show up here
+    assertThat(runs).containsOnly(Map.entry("a", List.of(1)), Map.entry("b", List.of(1)));
+    assertThat(q.stats().retried()).isZero();
+    w.close();
+  }
+
+  @Test
+  void aPrefetchedJobWhoseLeaseRanOutWhileWaitingIsNotStarted() {
+    // B's 500 ms lease runs out while A holds the only thread for 1500 ms: B must not run on that
+    // lapsed delivery; it comes back by lease and runs once, as attempt 2.
+    Hourglass h = live();
+    Queue q = h.queue("prefetch-lapse");
+    q.enqueueAll(List.of(job("a"), job("b")));
+    Map<String, List<Integer>> runs = new ConcurrentHashMap<>();
+    Worker w =
+        h.worker(
+            "prefetch-lapse",
+            job -> {
+              runs.computeIfAbsent(job.id(), k -> new CopyOnWriteArrayList<>()).add(job.attempt());
+              if (job.id().equals("a")) {
+                Thread.sleep(1500);
+              }
+            },
+            WorkerOptions.builder()
+                .concurrency(1)
+                .prefetch(1)
+                .visibility(Duration.ofMillis(500))
+                .autoExtend(true)
+                .build());
+    await().atMost(Duration.ofSeconds(10)).until(() -> q.stats().acked() == 2);
+    QueueOperationsTest.sleep(500);
+    assertThat(runs.get("b")).containsExactly(2);
+    w.close();
+  }
+
+  @Test
   void longJobKeepsItsLeaseByAutoExtension() {
     Hourglass h = live();
     Queue q = h.queue("long");

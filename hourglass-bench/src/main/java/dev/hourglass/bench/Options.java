@@ -181,10 +181,10 @@ final class Options {
     for (String name : List.of("jobs", "window", "batch-size", "seconds")) {
       intOption(name, 1, 1, Integer.MAX_VALUE);
     }
-    for (String name :
-        List.of("warmup-jobs", "redisson-cap", "burst-jobs", "timeout-s", "prefetch")) {
+    for (String name : List.of("warmup-jobs", "redisson-cap", "burst-jobs", "timeout-s")) {
       intOption(name, 0, 0, Integer.MAX_VALUE);
     }
+    intOption("prefetch", 0, 0, 100_000); // WorkerOptions' limit
     intOption("consumers", 1, 1, 10_000);
     intOption("payload-bytes", 120, Payloads.HEADER_BYTES, 1024 * 1024);
     longOption("seed", 1, Long.MIN_VALUE, Long.MAX_VALUE);

@@ -28,7 +28,19 @@ class BenchSmokeTest {
   @Test
   void e2e() throws Exception {
     List<Map<String, String>> results =
-        run("e2e", "--jobs", "1000", "--max-delay-ms", "300", "--warmup-jobs", "0");
+        run(
+            "e2e",
+            "--jobs",
+            "1000",
+            "--max-delay-ms",
+            "300",
+            "--warmup-jobs",
+            "0",
+            "--prefetch",
+            "100");
+    assertThat(results.get(0))
+        .containsEntry("system", "hourglass")
+        .containsEntry("prefetch", "100");
     for (Map<String, String> r : results) {
       assertThat(r).containsEntry("delivered", "1000").containsEntry("timed_out", "false");
       assertThat(r).containsEntry("duplicates", "0").containsEntry("foreign", "0");

@@ -99,7 +99,11 @@ final class CallBatcher<I, R> {
       // Off Lettuce's event loop, where this usually runs: the next send may have to reconnect,
       // which blocks.
       List<Pending<I, R>> following = next;
-      callbacks.execute(() -> send(following));
+      try {
+        callbacks.execute(() -> send(following));
+      } catch (RuntimeException refused) {
+        complete(following, null, refused); // the client is closing: fail them, do not strand them
+      }
     }
   }
 }

@@ -10,9 +10,10 @@ import java.util.List;
 
 /**
  * The binary job record stored in a pool hash, shared with the Lua prelude: a fixed little-endian
- * header {@code <BdddHHI4} (format, due, created, expireAt, attempts, maxAttempts, visibilityMs),
- * the backoff (length byte + bytes), the last error (2-byte length + UTF-8), then the payload to
- * the end. Scripts write the header; the client sends the rest as the "tail".
+ * header {@code <Bi6i6i6HHI4} (format, due, created, expireAt, attempts, maxAttempts,
+ * visibilityMs), the backoff (length byte + bytes), the last error (2-byte length + UTF-8), then
+ * the payload to the end. The client sends a new job as {@link #enqueueArg}: everything from
+ * attempts on, and enqueue.lua prepends the four fields that need the server's clock.
  */
 public final class RecordCodec {
   static final int HEADER_BYTES = 1 + 6 + 6 + 6 + 2 + 2 + 4;

@@ -179,9 +179,8 @@ final class RedisQueue implements Queue {
   private Prepared prepare(JobSpec spec, Layout l) {
     byte[] payload = spec.payload();
     QueueSettings s = l.settings();
-    // A spec's own id was checked by JobSpec.build; a generated one only needs checking when it
-    // comes
-    // from a plug-in generator (RandomIds makes valid ids by construction).
+    // A spec's own id was checked by JobSpec.build; a generated one needs checking only when a
+    // plug-in generator made it (RandomIds makes valid ids by construction).
     String id = spec.id().orElseGet(() -> generatedId(client.ids));
     boolean relative = true; // time is a delay from the server's now, else absolute epoch ms
     long time = 0;

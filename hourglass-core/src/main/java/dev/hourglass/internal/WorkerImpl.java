@@ -14,13 +14,13 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
@@ -43,7 +43,7 @@ final class WorkerImpl implements Worker {
   private final JobHandler handler;
   private final WorkerOptions options;
   private final Semaphore freeSlots;
-  private final ExecutorService handlers;
+  private final ThreadPoolExecutor handlers;
   private final ScheduledExecutorService extender;
   private final List<ClaimLoop> loops = new ArrayList<>();
   private final AtomicInteger inFlight = new AtomicInteger();
@@ -60,8 +60,13 @@ final class WorkerImpl implements Worker {
     this.options = options;
     this.freeSlots = new Semaphore(options.concurrency() + options.prefetch());
     this.handlers =
-        Executors.newFixedThreadPool(
-            options.concurrency(), named("hourglass-worker-" + queue.name()));
+        new ThreadPoolExecutor(
+            options.concurrency(),
+            options.concurrency(),
+            0,
+            TimeUnit.MILLISECONDS,
+            new LinkedBlockingQueue<>(),
+            named("hourglass-worker-" + queue.name()));
     ScheduledThreadPoolExecutor leases =
         new ScheduledThreadPoolExecutor(1, named("hourglass-lease-" + queue.name()));
     // Every delivery schedules a lease extension that is cancelled when its handler returns.
@@ -117,7 +122,7 @@ final class WorkerImpl implements Worker {
   void dispatch(Delivery job) {
     inFlight.incrementAndGet();
     try {
-      handlers.execute(() -> handle(job));
+      handlers.execute(new Waiting(job));
     } catch (RuntimeException rejected) {
       // The pool is shutting down: the job was never started; hand its lease back.
       inFlight.decrementAndGet();
@@ -166,15 +171,52 @@ final class WorkerImpl implements Worker {
         });
   }
 
+  /** A delivery waiting in the handler pool's queue for a thread. */
+  private final class Waiting implements Runnable {
+    final Delivery job;
+
+    Waiting(Delivery job) {
+      this.job = job;
+    }
+
+    @Override
+    public void run() {
+      handle(job);
+    }
+  }
+
+  /** Hands back deliveries that never reached a handler thread (taken off the pool's queue). */
+  private void handBackWaiting(List<Runnable> tasks) {
+    for (Runnable task : tasks) {
+      if (task instanceof Waiting w) {
+        inFlight.decrementAndGet();
+        freeSlots.release();
+        handBack(w.job);
+      }
+    }
+  }
+
   private void handle(Delivery job) {
     if (!running) {
       // Closing: a job still waiting for a thread (prefetched) is not started; its lease goes back.
-      inFlight.decrementAndGet();
-      freeSlots.release();
-      handBack(job);
+      handBackWaiting(List.of(new Waiting(job)));
       return;
     }
-    ScheduledFuture<?> extension = options.autoExtend() ? scheduleExtension(job) : null;
+    // A prefetched job's lease has been running since its claim. When it ran out while the job
+    // waited, the promoter gives the job back (or already did): running it now could run it twice.
+    long leaseLeftMs = job.leaseUntil().toEpochMilli() - client.serverClock.nowMs();
+    if (leaseLeftMs <= 0) {
+      log.warn(
+          "job {} in {} waited for a handler thread past its lease and was not started; it comes"
+              + " back by lease (prefetch too large for the handler time?)",
+          job.id(),
+          queue.name());
+      inFlight.decrementAndGet();
+      freeSlots.release();
+      return;
+    }
+    ScheduledFuture<?> extension =
+        options.autoExtend() ? scheduleExtension(job, leaseLeftMs) : null;
     try {
       Throwable failure = null;
       try {
@@ -197,7 +239,8 @@ final class WorkerImpl implements Worker {
     }
   }
 
-  private ScheduledFuture<?> scheduleExtension(Delivery job) {
+  /** Extends the lease every half visibility, first when half a visibility of it is left. */
+  private ScheduledFuture<?> scheduleExtension(Delivery job, long leaseLeftMs) {
     long period = Math.max(1, job.visibility().toMillis() / 2);
     return extender.scheduleAtFixedRate(
         () -> {
@@ -215,7 +258,7 @@ final class WorkerImpl implements Worker {
                 e.getMessage());
           }
         },
-        period,
+        Math.max(0, leaseLeftMs - period),
         period,
         TimeUnit.MILLISECONDS);
   }
@@ -315,13 +358,17 @@ final class WorkerImpl implements Worker {
     running = false;
     long deadline = System.nanoTime() + timeout.toNanos();
     loops.forEach(ClaimLoop::stop);
+    // Prefetched jobs that have no thread yet go back at once, not when a thread frees up.
+    List<Runnable> waiting = new ArrayList<>();
+    handlers.getQueue().drainTo(waiting);
+    handBackWaiting(waiting);
     handlers.shutdown();
     try {
       if (handlers.awaitTermination(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
         awaitSettled(deadline);
       } else {
         abandoned = true;
-        handlers.shutdownNow();
+        handBackWaiting(handlers.shutdownNow());
         log.warn(
             "worker of {} closed with {} handlers still running; their jobs come back by lease",
             queue.name(),
@@ -331,7 +378,7 @@ final class WorkerImpl implements Worker {
       }
     } catch (InterruptedException e) {
       abandoned = true;
-      handlers.shutdownNow();
+      handBackWaiting(handlers.shutdownNow());
       Thread.currentThread().interrupt();
     } finally {
       extender.shutdownNow();
