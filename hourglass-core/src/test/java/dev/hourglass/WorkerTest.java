@@ -134,8 +134,10 @@ class WorkerTest extends HourglassTestBase {
 
   @Test
   void aPrefetchedJobsLeaseIsExtendedFromItsClaimNotFromItsStart() {
-    // One thread, one prefetched job, 1 s leases. B waits 700 ms for A, then runs 900 ms: its lease
-    // (from the claim) would end 300 ms into its run unless the first extension comes at once.
+    // One thread, one prefetched job, 2 s leases. B waits 1200 ms for A, then runs 1500 ms: its
+    // lease
+    // (from the claim) would end 800 ms into its run, before a first extension half a visibility
+    // after its start; it must come at once.
     Hourglass h = live();
     Queue q = h.queue("prefetch-lease");
     q.enqueueAll(List.of(job("a"), job("b")));
@@ -145,14 +147,14 @@ class WorkerTest extends HourglassTestBase {
             "prefetch-lease",
             job -> {
               runs.computeIfAbsent(job.id(), k -> new CopyOnWriteArrayList<>()).add(job.attempt());
-              Thread.sleep(job.id().equals("a") ? 700 : 900);
+              Thread.sleep(job.id().equals("a") ? 1200 : 1500);
             },
             WorkerOptions.builder()
                 .concurrency(1)
                 .prefetch(1)
-                .visibility(Duration.ofSeconds(1))
+                .visibility(Duration.ofSeconds(2))
                 .build());
-    await().atMost(Duration.ofSeconds(10)).until(() -> q.stats().acked() == 2);
+    await().atMost(Duration.ofSeconds(15)).until(() -> q.stats().acked() == 2);
     QueueOperationsTest.sleep(500); // a second delivery would show up here
     assertThat(runs).containsOnly(Map.entry("a", List.of(1)), Map.entry("b", List.of(1)));
     assertThat(q.stats().retried()).isZero();
