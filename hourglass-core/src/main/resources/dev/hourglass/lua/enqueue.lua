@@ -81,16 +81,16 @@ for j = 0, n - 1 do
       redis.call('ZADD', K_TTL, expire, id)
       lower_due(expire)
     end
-    -- The rule of place() in the prelude, batched: ready when due, near before the watermark, else the declared
-    -- slot when it is valid, else near.
+    -- Where placement() in the prelude says, collected to be written after the loop.
+    local slot_key = KEYS[12 + 2 * j]
+    local where = placement(due, now, slot_key, slot_start)
     local state = 'delayed'
-    if due <= now then
+    if where == 'ready' then
       state = 'ready'
       ready_count = ready_count + 1
       ready_args[n_ready + 1], ready_args[n_ready + 2] = due, id
       n_ready = n_ready + 2
-    elseif due >= watermark(now) and slot_start >= M_WM and slot_start <= due then
-      local slot_key = KEYS[12 + 2 * j]
+    elseif where == 'slot' then
       local list = slot_lists[slot_key]
       if not list then
         list = { start = slot_start, n = 0 }
@@ -98,7 +98,7 @@ for j = 0, n - 1 do
         slot_order[#slot_order + 1] = slot_key
       end
       list.n = list.n + 1
-      list[list.n] = struct.pack(SLOT_DUE, due) .. id
+      list[list.n] = slot_entry(due, id)
       if slot_min == nil or slot_start < slot_min then slot_min = slot_start end
     else
       near_args[n_near + 1], near_args[n_near + 2] = due, id

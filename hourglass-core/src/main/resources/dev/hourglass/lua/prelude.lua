@@ -106,18 +106,30 @@ local function watermark(now)
   return now
 end
 
--- Puts a job with the given due time where it belongs: ready when due, near before the watermark, else the
--- caller-declared slot list when that slot is valid (watermark <= slotStart <= due), else near. A slot is loaded
--- lookahead ms before it starts. Returns 'ready' or 'delayed', and whether the job is due before any promoter work
--- known so far (meta.due): then promoters must be woken.
+-- Where a job with the given due time belongs: 'ready' when due, 'near' before the watermark, else 'slot' when the
+-- caller-declared slot is valid (watermark <= slotStart <= due), else 'near'. The one rule every placing script
+-- follows (place() below writes at once; enqueue.lua collects a batch first).
+local function placement(due, now, slot_key, slot_start)
+  if due <= now then return 'ready' end
+  local wm = watermark(now)
+  if due >= wm and slot_key and slot_start >= wm and slot_start <= due then return 'slot' end
+  return 'near'
+end
+
+-- A slot list entry: the due time, then the id.
+local function slot_entry(due, id)
+  return struct.pack(SLOT_DUE, due) .. id
+end
+
+-- Puts a job where placement() says. A slot is loaded lookahead ms before it starts. Returns 'ready' or 'delayed',
+-- and whether the job is due before any promoter work known so far (meta.due): then promoters must be woken.
 local function place(id, due, now, slot_key, slot_start, lookahead)
-  if due <= now then
+  local where = placement(due, now, slot_key, slot_start)
+  if where == 'ready' then
     redis.call('ZADD', K_READY, due, id)
     return 'ready', false
-  end
-  local wm = watermark(now)
-  if due >= wm and slot_key and slot_start >= wm and slot_start <= due then
-    if redis.call('RPUSH', slot_key, struct.pack(SLOT_DUE, due) .. id) == 1 then
+  elseif where == 'slot' then
+    if redis.call('RPUSH', slot_key, slot_entry(due, id)) == 1 then
       redis.call('ZADD', K_SLOTS, slot_start, slot_start)
     end
     lower_due(slot_start - lookahead)
