@@ -19,7 +19,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -66,9 +65,10 @@ final class WorkerImpl implements Worker {
             0,
             TimeUnit.MILLISECONDS,
             new LinkedBlockingQueue<>(),
-            named("hourglass-worker-" + queue.name()));
+            DaemonThreads.numbered("hourglass-worker-" + queue.name()));
     ScheduledThreadPoolExecutor leases =
-        new ScheduledThreadPoolExecutor(1, named("hourglass-lease-" + queue.name()));
+        new ScheduledThreadPoolExecutor(
+            1, DaemonThreads.numbered("hourglass-lease-" + queue.name()));
     // Each delivery schedules a lease extension, cancelled when its handler returns. Without
     // remove-on-cancel, cancelled tasks stay queued until their time (half the visibility): at 50k
     // jobs/s with a 30 s visibility that is 750k dead tasks, each holding its delivery.
@@ -124,8 +124,7 @@ final class WorkerImpl implements Worker {
       handlers.execute(new Waiting(job));
     } catch (RuntimeException rejected) {
       // The pool is shutting down: the job was never started; hand its lease back.
-      inFlight.decrementAndGet();
-      freeSlots.release();
+      left();
       handBackLater(job); // may run on the event loop: hand back off it
     }
   }
@@ -188,17 +187,23 @@ final class WorkerImpl implements Worker {
   private void handBackWaiting(List<Runnable> tasks) {
     for (Runnable task : tasks) {
       if (task instanceof Waiting w) {
-        inFlight.decrementAndGet();
-        freeSlots.release();
+        left();
         handBack(w.job);
       }
     }
   }
 
+  /** A delivery leaves the worker (handled, or given up unstarted): its slot is free again. */
+  private void left() {
+    inFlight.decrementAndGet();
+    freeSlots.release();
+  }
+
   private void handle(Delivery job) {
     if (!running) {
       // Closing: a job still waiting for a thread (prefetched) is not started; its lease goes back.
-      handBackWaiting(List.of(new Waiting(job)));
+      left();
+      handBack(job);
       return;
     }
     // A prefetched job's lease has been running since its claim. When it ran out while the job
@@ -210,8 +215,7 @@ final class WorkerImpl implements Worker {
               + " back by lease (prefetch too large for the handler time?)",
           job.id(),
           queue.name());
-      inFlight.decrementAndGet();
-      freeSlots.release();
+      left();
       return;
     }
     ScheduledFuture<?> extension =
@@ -233,8 +237,7 @@ final class WorkerImpl implements Worker {
       settling.incrementAndGet();
       settleAsync(job, failure, 0);
     } finally {
-      inFlight.decrementAndGet();
-      freeSlots.release();
+      left();
     }
   }
 
@@ -383,14 +386,5 @@ final class WorkerImpl implements Worker {
       extender.shutdownNow();
       client.workerClosed(this);
     }
-  }
-
-  private static ThreadFactory named(String prefix) {
-    AtomicInteger n = new AtomicInteger();
-    return r -> {
-      Thread t = new Thread(r, prefix + "-" + n.incrementAndGet());
-      t.setDaemon(true);
-      return t;
-    };
   }
 }
