@@ -53,21 +53,12 @@ public final class HourglassClient implements Hourglass {
 
   /** Runs follow-up work of Redis replies off Lettuce's event loop, where nothing may block. */
   final java.util.concurrent.ExecutorService callbacks =
-      java.util.concurrent.Executors.newCachedThreadPool(
-          r -> {
-            Thread t = new Thread(r, "hourglass-callback");
-            t.setDaemon(true);
-            return t;
-          });
+      java.util.concurrent.Executors.newCachedThreadPool(DaemonThreads.named("hourglass-callback"));
 
   /** Fires long-poll deadlines. */
   final java.util.concurrent.ScheduledExecutorService timer =
       java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
-          r -> {
-            Thread t = new Thread(r, "hourglass-timer");
-            t.setDaemon(true);
-            return t;
-          });
+          DaemonThreads.named("hourglass-timer"));
 
   private final ConcurrentMap<String, RedisQueue> queues = new ConcurrentHashMap<>();
   private final Set<WorkerImpl> workers = ConcurrentHashMap.newKeySet();
