@@ -21,7 +21,7 @@ public final class Names {
   }
 
   public static String id(String id) {
-    if (id == null || !JobSpec.ID_PATTERN.matcher(id).matches()) {
+    if (!JobSpec.isValidId(id)) {
       throw new InvalidArgumentException(
           "id", "must be 1 to 128 of A-Z a-z 0-9 . _ : - (was " + quote(id) + ")");
     }

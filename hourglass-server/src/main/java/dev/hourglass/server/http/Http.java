@@ -16,7 +16,7 @@ final class Http {
 
   /** A job id from the path, checked as the API defines it. */
   static String jobId(String id) {
-    if (id == null || !JobSpec.ID_PATTERN.matcher(id).matches()) {
+    if (!JobSpec.isValidId(id)) {
       throw ApiException.invalidField("id", "must be 1 to 128 of A-Z a-z 0-9 . _ : -");
     }
     return id;
