@@ -66,8 +66,17 @@ public final class Bench {
               + " cores");
       for (String system : systems) {
         int warmup = workload.warmupJobs(options);
-        if (warmup > 0) {
-          out.println("# " + system + ": warm-up run of " + warmup + " jobs, not reported");
+        for (int round = 1; warmup > 0 && round <= options.warmupRounds(); round++) {
+          out.println(
+              "# "
+                  + system
+                  + ": warm-up run "
+                  + round
+                  + " of "
+                  + options.warmupRounds()
+                  + ", "
+                  + warmup
+                  + " jobs, not reported");
           redis.flushAll();
           try (SystemUnderTest sut =
               SystemUnderTest.open(system, redis.uri(), WARMUP_QUEUE, options)) {

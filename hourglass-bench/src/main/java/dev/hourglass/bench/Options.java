@@ -83,6 +83,9 @@ final class Options {
         --warmup-jobs N       enqueue and e2e: a run of N jobs on a scratch queue first, not
                               reported, to warm the JIT [enqueue: min(100000, jobs); e2e:
                               min(10000, jobs), since a Redisson e2e run of 100k takes minutes]
+        --warmup-rounds R     run the warm-up R times, each on a fresh client and a flushed Redis,
+                              as the measured run is; C2 keeps compiling through the first
+                              rounds (see docs/BENCHMARKS.md) [1]
         --timeout-s S         e2e and scale burst: give up S seconds after the last due time [120]
         --redisson-cap N      scale: most jobs Redisson is filled with, 0 for no cap [1000000]
         --burst-jobs N        scale: jobs of the e2e burst [100000]
@@ -106,6 +109,7 @@ final class Options {
           "window",
           "batch-size",
           "warmup-jobs",
+          "warmup-rounds",
           "timeout-s",
           "redisson-cap",
           "burst-jobs",
@@ -181,6 +185,7 @@ final class Options {
     for (String name : List.of("jobs", "window", "batch-size", "seconds")) {
       intOption(name, 1, 1, Integer.MAX_VALUE);
     }
+    intOption("warmup-rounds", 1, 0, 100);
     for (String name : List.of("warmup-jobs", "redisson-cap", "burst-jobs", "timeout-s")) {
       intOption(name, 0, 0, Integer.MAX_VALUE);
     }
@@ -292,6 +297,11 @@ final class Options {
   /** Jobs of the warm-up run: {@code --warmup-jobs}, else {@code min(cap, jobs)}. */
   int warmupJobs(int jobs, int cap) {
     return intOrDefault("warmup-jobs", Math.min(cap, jobs));
+  }
+
+  /** How many times the warm-up run is made: {@code --warmup-rounds} [1]. */
+  int warmupRounds() {
+    return intOrDefault("warmup-rounds", 1);
   }
 
   int timeoutSeconds() {

@@ -18,7 +18,13 @@ class BenchSmokeTest {
 
   @Test
   void enqueue() throws Exception {
-    List<Map<String, String>> results = run("enqueue", "--jobs", "1000", "--warmup-jobs", "200");
+    List<Map<String, String>> results =
+        run("enqueue", "--jobs", "1000", "--warmup-jobs", "200", "--warmup-rounds", "2");
+    for (String system : List.of("hourglass", "redisson")) {
+      assertThat(lastOutput)
+          .contains("# " + system + ": warm-up run 1 of 2, 200 jobs")
+          .contains("# " + system + ": warm-up run 2 of 2, 200 jobs");
+    }
     for (Map<String, String> r : results) {
       assertThat(Double.parseDouble(r.get("single_jobs_per_s"))).isPositive();
       assertThat(Double.parseDouble(r.get("batch_jobs_per_s"))).isPositive();
@@ -85,12 +91,16 @@ class BenchSmokeTest {
     }
   }
 
+  /** Everything the last {@link #run} printed. */
+  private String lastOutput = "";
+
   /** Runs the workload on both systems; returns the RESULT fields, Hourglass first. */
-  private static List<Map<String, String>> run(String... args) throws Exception {
+  private List<Map<String, String>> run(String... args) throws Exception {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     try (PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
       new Bench(Options.parse(args), out).run();
     }
+    lastOutput = bytes.toString(StandardCharsets.UTF_8);
     String workload = args[0];
     List<Map<String, String>> results = new ArrayList<>();
     Map<String, String> ratio = null;

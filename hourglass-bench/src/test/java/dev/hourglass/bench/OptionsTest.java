@@ -18,6 +18,8 @@ class OptionsTest {
     assertThat(o.systems()).containsExactly("redisson");
     assertThat(o.seed()).isEqualTo(-3);
     assertThat(o.payloadBytes()).isEqualTo(120);
+    assertThat(o.warmupRounds()).isEqualTo(1);
+    assertThat(Options.parse("e2e", "--warmup-rounds", "3").warmupRounds()).isEqualTo(3);
   }
 
   @Test
@@ -42,6 +44,8 @@ class OptionsTest {
     assertThatThrownBy(() -> Options.parse("e2e", "--jobs", "ten"))
         .hasMessageContaining("whole number");
     assertThatThrownBy(() -> Options.parse("e2e", "--jobs", "0")).hasMessageContaining("between");
+    assertThatThrownBy(() -> Options.parse("e2e", "--warmup-rounds", "101"))
+        .hasMessageContaining("between");
     assertThatThrownBy(() -> Options.parse("e2e", "--payload-bytes", "8"))
         .hasMessageContaining("between 12");
     assertThatThrownBy(() -> Options.parse("e2e", "--systems", "hourglass,bull"))
