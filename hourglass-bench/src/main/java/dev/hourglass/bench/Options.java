@@ -80,12 +80,14 @@ final class Options {
                               Redisson's take() has no counterpart) [0, the library's default]
         --window W            single enqueues in flight at most [2000]
         --batch-size N        jobs per batch enqueue call [1000]
-        --warmup-jobs N       enqueue and e2e: a run of N jobs on a scratch queue first, not
-                              reported, to warm the JIT [enqueue: min(100000, jobs); e2e:
-                              min(10000, jobs), since a Redisson e2e run of 100k takes minutes]
-        --warmup-rounds R     run the warm-up R times, each on a fresh client and a flushed Redis,
-                              as the measured run is; C2 keeps compiling through the first
-                              rounds (see docs/BENCHMARKS.md) [1]
+        --warmup-jobs N       enqueue, e2e and scale: a run of N jobs on a scratch queue first, not
+                              reported, to warm the JIT (scale: N pending plus the --burst-jobs
+                              burst) [enqueue: min(100000, jobs); e2e: min(10000, jobs), since a
+                              Redisson e2e run of 100k takes most of a minute; scale: 0]
+        --warmup-rounds R     make the warm-up run R times, each on a fresh client and a flushed
+                              Redis, as the measured run is. One round of 100k e2e jobs leaves
+                              the JIT compiling through the measured run; the lateness rows of
+                              docs/BENCHMARKS.md use 6 [1]
         --timeout-s S         e2e and scale burst: give up S seconds after the last due time [120]
         --redisson-cap N      scale: most jobs Redisson is filled with, 0 for no cap [1000000]
         --burst-jobs N        scale: jobs of the e2e burst [100000]

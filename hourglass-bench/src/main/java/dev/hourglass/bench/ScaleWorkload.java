@@ -24,6 +24,15 @@ final class ScaleWorkload implements Workload {
     return "scale";
   }
 
+  /**
+   * None unless {@code --warmup-jobs} asks: a scale run of that many pending jobs and its burst,
+   * which warms the delivery path the fill alone does not run.
+   */
+  @Override
+  public int warmupJobs(Options o) {
+    return o.warmupJobs(o.jobs(DEFAULT_JOBS), 0);
+  }
+
   @Override
   public Fields run(SystemUnderTest sut, RedisTarget redis, Options o) throws Exception {
     int asked = o.jobs(DEFAULT_JOBS);
