@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -213,7 +214,9 @@ final class ClaimWaiters {
   private final class Watcher implements Runnable {
     private final byte[] wakeKey;
     private final Thread thread;
-    private volatile RedisConnection connection;
+    // Taken (set to null) by whoever closes it, so that stop() and the thread's own exit never
+    // both close one connection: Lettuce warns on a second close.
+    private final AtomicReference<RedisConnection> connection = new AtomicReference<>();
 
     Watcher(PartitionRef part) {
       this.wakeKey = part.keys.wake().getBytes(StandardCharsets.UTF_8);
@@ -255,18 +258,21 @@ final class ClaimWaiters {
     }
 
     private RedisConnection connection() {
-      RedisConnection c = connection;
+      RedisConnection c = connection.get();
       if (c == null || !c.isOpen()) {
         c =
             client.redis.openDedicated(
                 Duration.ofSeconds(BLOCK_SECONDS).plus(client.redis.commandTimeout()));
-        connection = c;
+        connection.set(c);
+        if (isClosed()) {
+          closeConnection(); // stop() ran while this was opening: it saw no connection to close
+        }
       }
       return c;
     }
 
     private void closeConnection() {
-      RedisConnection c = connection;
+      RedisConnection c = connection.getAndSet(null);
       if (c != null) {
         c.closeAsync();
       }
