@@ -210,6 +210,32 @@ class WorkerTest extends HourglassTestBase {
   }
 
   @Test
+  void aJobThatNeedsAnExtensionSoonerThanTheOthersRunningGetsIt() {
+    // The worker arms one timer for the earliest extension among its running jobs. "long" (4 s
+    // lease) starts first and arms it 2 s out; "short" (300 ms lease) starts 300 ms later and needs
+    // its first extension 150 ms into its run, long before that timer. Both run 1500 ms.
+    Hourglass h = live();
+    Queue q = h.queue("mixed-leases");
+    q.enqueue(spec("long").visibility(Duration.ofSeconds(4)).build());
+    q.enqueue(
+        spec("short").visibility(Duration.ofMillis(300)).delay(Duration.ofMillis(300)).build());
+    Map<String, List<Integer>> runs = new ConcurrentHashMap<>();
+    Worker w =
+        h.worker(
+            "mixed-leases",
+            job -> {
+              runs.computeIfAbsent(job.id(), k -> new CopyOnWriteArrayList<>()).add(job.attempt());
+              Thread.sleep(1500);
+            },
+            WorkerOptions.builder().concurrency(2).build());
+    await().atMost(Duration.ofSeconds(10)).until(() -> q.stats().acked() == 2);
+    QueueOperationsTest.sleep(500); // a second delivery would show up here
+    assertThat(runs).containsOnly(Map.entry("long", List.of(1)), Map.entry("short", List.of(1)));
+    assertThat(q.stats().retried()).isZero();
+    w.close();
+  }
+
+  @Test
   void idleWorkersDoNotPoll() {
     Hourglass h = live();
     Queue q = h.queue("idle");

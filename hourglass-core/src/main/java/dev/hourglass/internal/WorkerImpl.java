@@ -16,7 +16,6 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -44,6 +43,7 @@ final class WorkerImpl implements Worker {
   private final Semaphore freeSlots;
   private final ThreadPoolExecutor handlers;
   private final ScheduledExecutorService extender;
+  private final LeaseKeeper leases;
   private final List<ClaimLoop> loops = new ArrayList<>();
   private final AtomicInteger inFlight = new AtomicInteger();
   // Acks and nacks sent but not answered yet; close() waits for them. Also the monitor close()
@@ -66,14 +66,14 @@ final class WorkerImpl implements Worker {
             TimeUnit.MILLISECONDS,
             new LinkedBlockingQueue<>(),
             DaemonThreads.numbered("hourglass-worker-" + queue.name()));
-    ScheduledThreadPoolExecutor leases =
+    ScheduledThreadPoolExecutor timer =
         new ScheduledThreadPoolExecutor(
             1, DaemonThreads.numbered("hourglass-lease-" + queue.name()));
-    // Each delivery schedules a lease extension, cancelled when its handler returns. Without
-    // remove-on-cancel, cancelled tasks stay queued until their time (half the visibility): at 50k
-    // jobs/s with a 30 s visibility that is 750k dead tasks, each holding its delivery.
-    leases.setRemoveOnCancelPolicy(true);
-    this.extender = leases;
+    // The lease keeper re-arms one sweep task, cancelling the one before when it must run sooner:
+    // cancelled tasks leave the queue at once.
+    timer.setRemoveOnCancelPolicy(true);
+    this.extender = timer;
+    this.leases = new LeaseKeeper(queue, timer);
   }
 
   void start() {
@@ -218,8 +218,7 @@ final class WorkerImpl implements Worker {
       left();
       return;
     }
-    ScheduledFuture<?> extension =
-        options.autoExtend() ? scheduleExtension(job, leaseLeftMs) : null;
+    LeaseKeeper.Running kept = options.autoExtend() ? leases.start(job, leaseLeftMs) : null;
     try {
       Throwable failure = null;
       try {
@@ -227,8 +226,8 @@ final class WorkerImpl implements Worker {
       } catch (Throwable t) {
         failure = t;
       } finally {
-        if (extension != null) {
-          extension.cancel(false);
+        if (kept != null) {
+          leases.finish(kept);
         }
       }
       if (abandoned) {
@@ -239,30 +238,6 @@ final class WorkerImpl implements Worker {
     } finally {
       left();
     }
-  }
-
-  /** Extends the lease every half visibility, first when half a visibility of it is left. */
-  private ScheduledFuture<?> scheduleExtension(Delivery job, long leaseLeftMs) {
-    long period = Math.max(1, job.visibility().toMillis() / 2);
-    return extender.scheduleAtFixedRate(
-        () -> {
-          try {
-            queue.extend(job.id(), job.receipt(), job.visibility());
-          } catch (StaleReceiptException | JobNotFoundException e) {
-            log.warn(
-                "lease of job {} in {} was lost while its handler ran", job.id(), queue.name());
-            throw e; // stops further extensions of this delivery
-          } catch (HourglassException e) {
-            log.warn(
-                "could not extend the lease of job {} in {}: {}",
-                job.id(),
-                queue.name(),
-                e.getMessage());
-          }
-        },
-        Math.max(0, leaseLeftMs - period),
-        period,
-        TimeUnit.MILLISECONDS);
   }
 
   /**
