@@ -34,7 +34,7 @@ final class ClaimLoop implements Runnable {
   // Set by claim replies, read by the loop: ready ran dry, or a claim failed.
   private volatile boolean drained;
   private volatile HourglassException failure;
-  private volatile RedisConnection blocking;
+  private final BlockingConnection blocking;
 
   ClaimLoop(HourglassClient client, RedisQueue queue, PartitionRef part, WorkerImpl worker) {
     this.client = client;
@@ -42,6 +42,9 @@ final class ClaimLoop implements Runnable {
     this.part = part;
     this.worker = worker;
     this.wakeKey = part.keys.wake().getBytes(StandardCharsets.UTF_8);
+    this.blocking =
+        new BlockingConnection(
+            client.redis, worker.options().idleWait().plus(client.redis.commandTimeout()));
     this.thread = new Thread(this, "hourglass-claim-" + queue.name() + "." + part.index);
     thread.setDaemon(true);
   }
@@ -144,16 +147,8 @@ final class ClaimLoop implements Runnable {
   private void awaitWake() throws InterruptedException {
     Duration idle = worker.options().idleWait();
     try {
-      RedisConnection c = blocking;
-      if (c == null || !c.isOpen()) {
-        c = client.redis.openDedicated(idle.plus(client.redis.commandTimeout()));
-        blocking = c;
-        if (!worker.running()) {
-          c.close();
-          return;
-        }
-      }
-      c.sync().blpop(idle.toMillis() / 1000.0, wakeKey);
+      // After stop() the connection is closed already, and the BLPOP fails at once.
+      blocking.get().sync().blpop(idle.toMillis() / 1000.0, wakeKey);
     } catch (HourglassException | RedisException e) {
       if (worker.running()) {
         log.debug("wait for wake-up on {} ended early: {}", queue.name(), e.getMessage());
@@ -169,10 +164,7 @@ final class ClaimLoop implements Runnable {
    * Bounded by the command timeout.
    */
   void stop() {
-    RedisConnection closing = blocking;
-    if (closing != null) {
-      closing.closeAsync();
-    }
+    blocking.close();
     thread.interrupt();
     long waitMs = client.redis.commandTimeout().plusSeconds(1).toMillis();
     try {
@@ -182,12 +174,6 @@ final class ClaimLoop implements Runnable {
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-    }
-    // A connection the loop opened after the first close (it raced the stop) is closed here; the
-    // first one is not closed twice (Lettuce warns about that).
-    RedisConnection c = blocking;
-    if (c != null && c != closing && c.isOpen()) {
-      c.close();
     }
   }
 }

@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -214,9 +213,9 @@ final class ClaimWaiters {
   private final class Watcher implements Runnable {
     private final byte[] wakeKey;
     private final Thread thread;
-    // Taken (set to null) by whoever closes it, so that stop() and the thread's own exit never
-    // both close one connection: Lettuce warns on a second close.
-    private final AtomicReference<RedisConnection> connection = new AtomicReference<>();
+    private final BlockingConnection connection =
+        new BlockingConnection(
+            client.redis, Duration.ofSeconds(BLOCK_SECONDS).plus(client.redis.commandTimeout()));
 
     Watcher(PartitionRef part) {
       this.wakeKey = part.keys.wake().getBytes(StandardCharsets.UTF_8);
@@ -229,14 +228,14 @@ final class ClaimWaiters {
       try {
         while (awaitWaiters()) {
           try {
-            KeyValue<byte[], byte[]> token = connection().sync().blpop(BLOCK_SECONDS, wakeKey);
+            KeyValue<byte[], byte[]> token = connection.get().sync().blpop(BLOCK_SECONDS, wakeKey);
             if (token != null && !wakeAll()) {
-              connection().sync().lpush(wakeKey, token.getValue());
+              connection.get().sync().lpush(wakeKey, token.getValue());
             }
           } catch (RedisException | dev.hourglass.HourglassException e) {
             if (!isClosed()) {
               log.debug("long-poll wait on {} ended early: {}", queue.name(), e.getMessage());
-              closeConnection();
+              connection.drop();
               Thread.sleep(200);
             }
           }
@@ -244,7 +243,7 @@ final class ClaimWaiters {
       } catch (InterruptedException e) {
         // close() interrupts
       } finally {
-        closeConnection();
+        connection.close();
       }
     }
 
@@ -257,29 +256,8 @@ final class ClaimWaiters {
       }
     }
 
-    private RedisConnection connection() {
-      RedisConnection c = connection.get();
-      if (c == null || !c.isOpen()) {
-        c =
-            client.redis.openDedicated(
-                Duration.ofSeconds(BLOCK_SECONDS).plus(client.redis.commandTimeout()));
-        connection.set(c);
-        if (isClosed()) {
-          closeConnection(); // stop() ran while this was opening: it saw no connection to close
-        }
-      }
-      return c;
-    }
-
-    private void closeConnection() {
-      RedisConnection c = connection.getAndSet(null);
-      if (c != null) {
-        c.closeAsync();
-      }
-    }
-
     void stop() {
-      closeConnection();
+      connection.close();
       thread.interrupt();
     }
   }
