@@ -4,10 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.Logger;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -20,7 +16,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
-import org.slf4j.LoggerFactory;
 
 /**
  * {@link Queue#claim(int, Duration, Duration)} and {@link Queue#claimAsync}: the long poll.
@@ -218,11 +213,7 @@ class LongPollClaimTest extends HourglassTestBase {
     settle();
     assertThat(waits).noneMatch(CompletableFuture::isDone);
 
-    ListAppender<ILoggingEvent> lettuce = new ListAppender<>();
-    Logger channel = (Logger) LoggerFactory.getLogger("io.lettuce.core.RedisChannelHandler");
-    lettuce.start();
-    channel.addAppender(lettuce);
-    try {
+    try (LettuceWarnings lettuce = new LettuceWarnings()) {
       long start = System.nanoTime();
       client.close();
       for (CompletableFuture<List<Delivery>> w : waits) {
@@ -237,12 +228,7 @@ class LongPollClaimTest extends HourglassTestBase {
               () ->
                   Thread.getAllStackTraces().keySet().stream()
                       .noneMatch(t -> t.getName().startsWith("hourglass-longpoll-lp-close")));
-      assertThat(lettuce.list)
-          .filteredOn(e -> e.getLevel().isGreaterOrEqual(Level.WARN))
-          .extracting(ILoggingEvent::getFormattedMessage)
-          .isEmpty();
-    } finally {
-      channel.detachAppender(lettuce);
+      assertThat(lettuce.messages()).isEmpty();
     }
   }
 

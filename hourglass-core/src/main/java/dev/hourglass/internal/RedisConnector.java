@@ -111,6 +111,9 @@ public final class RedisConnector implements AutoCloseable {
       c = shared;
       if (c == null || !c.isOpen()) {
         if (c != null) {
+          // Released once: while Redis stays down the open below fails, and the next call must not
+          // close this one again (Lettuce warns on a second close).
+          shared = null;
           c.closeAsync();
         }
         c = open(commandTimeout);
