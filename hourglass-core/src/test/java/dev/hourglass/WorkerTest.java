@@ -29,9 +29,7 @@ class WorkerTest extends HourglassTestBase {
         h.worker(
             "work",
             job -> {
-              attempts
-                  .computeIfAbsent(job.id(), k -> new CopyOnWriteArrayList<>())
-                  .add(job.attempt());
+              recordAttempt(attempts, job);
               switch (job.id()) {
                 case "flaky" -> {
                   if (job.attempt() < 3)
@@ -146,7 +144,7 @@ class WorkerTest extends HourglassTestBase {
         h.worker(
             "prefetch-lease",
             job -> {
-              runs.computeIfAbsent(job.id(), k -> new CopyOnWriteArrayList<>()).add(job.attempt());
+              recordAttempt(runs, job);
               Thread.sleep(job.id().equals("a") ? 1200 : 1500);
             },
             WorkerOptions.builder()
@@ -173,7 +171,7 @@ class WorkerTest extends HourglassTestBase {
         h.worker(
             "prefetch-lapse",
             job -> {
-              runs.computeIfAbsent(job.id(), k -> new CopyOnWriteArrayList<>()).add(job.attempt());
+              recordAttempt(runs, job);
               if (job.id().equals("a")) {
                 Thread.sleep(1500);
               }
@@ -224,7 +222,7 @@ class WorkerTest extends HourglassTestBase {
         h.worker(
             "mixed-leases",
             job -> {
-              runs.computeIfAbsent(job.id(), k -> new CopyOnWriteArrayList<>()).add(job.attempt());
+              recordAttempt(runs, job);
               Thread.sleep(1500);
             },
             WorkerOptions.builder().concurrency(2).build());
@@ -284,5 +282,10 @@ class WorkerTest extends HourglassTestBase {
       }
     }
     throw new AssertionError("no total_commands_processed in " + info);
+  }
+
+  /** Notes a delivery's attempt number under its job id; safe from several handler threads. */
+  private static void recordAttempt(Map<String, List<Integer>> attempts, Delivery job) {
+    attempts.computeIfAbsent(job.id(), k -> new CopyOnWriteArrayList<>()).add(job.attempt());
   }
 }

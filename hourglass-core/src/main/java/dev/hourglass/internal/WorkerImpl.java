@@ -42,7 +42,8 @@ final class WorkerImpl implements Worker {
   private final WorkerOptions options;
   private final Semaphore freeSlots;
   private final ThreadPoolExecutor handlers;
-  private final ScheduledExecutorService extender;
+  // One thread: the lease keeper's sweeps and the retries of failed acks and nacks.
+  private final ScheduledExecutorService timer;
   private final LeaseKeeper leases;
   private final List<ClaimLoop> loops = new ArrayList<>();
   private final AtomicInteger inFlight = new AtomicInteger();
@@ -72,7 +73,7 @@ final class WorkerImpl implements Worker {
     // The lease keeper re-arms one sweep task, cancelling the one before when it must run sooner:
     // cancelled tasks leave the queue at once.
     timer.setRemoveOnCancelPolicy(true);
-    this.extender = timer;
+    this.timer = timer;
     this.leases = new LeaseKeeper(queue, timer);
   }
 
@@ -276,10 +277,10 @@ final class WorkerImpl implements Worker {
           job.id(),
           queue.name(),
           e.getMessage());
-    } else if (attempt < SETTLE_RETRY_MS.length && !extender.isShutdown()) {
+    } else if (attempt < SETTLE_RETRY_MS.length && !timer.isShutdown()) {
       settling.incrementAndGet();
       try {
-        extender.schedule(
+        timer.schedule(
             () -> settleAsync(job, failure, attempt + 1),
             SETTLE_RETRY_MS[attempt],
             TimeUnit.MILLISECONDS);
@@ -358,7 +359,7 @@ final class WorkerImpl implements Worker {
       handBackWaiting(handlers.shutdownNow());
       Thread.currentThread().interrupt();
     } finally {
-      extender.shutdownNow();
+      timer.shutdownNow();
       client.workerClosed(this);
     }
   }
