@@ -567,9 +567,9 @@ class QueueOperationsTest extends HourglassTestBase {
     long distinctTags =
         redis
             .server()
-            .command("KEYS", "hg:{wide.*}:ready")
+            .command("KEYS", "hg:{wide.*}:near")
             .lines()
-            .filter(l -> l.contains("ready"))
+            .filter(l -> l.contains("near"))
             .count();
     assertThat(distinctTags).isGreaterThan(1);
     List<Delivery> all = new ArrayList<>();

@@ -84,6 +84,9 @@ public final class Bench {
           }
         }
         redis.flushAll();
+        // A marker a profiler can wait for: what follows is the measured run.
+        out.println("# " + system + ": measured run, " + workload.name());
+        out.flush();
         Fields result;
         try (SystemUnderTest sut = SystemUnderTest.open(system, redis.uri(), QUEUE, options)) {
           result = workload.run(sut, redis, options);

@@ -23,7 +23,8 @@ class BenchSmokeTest {
     for (String system : List.of("hourglass", "redisson")) {
       assertThat(lastOutput)
           .contains("# " + system + ": warm-up run 1 of 2, 200 jobs")
-          .contains("# " + system + ": warm-up run 2 of 2, 200 jobs");
+          .contains("# " + system + ": warm-up run 2 of 2, 200 jobs")
+          .contains("# " + system + ": measured run, enqueue");
     }
     for (Map<String, String> r : results) {
       assertThat(Double.parseDouble(r.get("single_jobs_per_s"))).isPositive();

@@ -95,6 +95,11 @@ public final class HourglassClient implements Hourglass {
     Failures.await(async.setnx(key, want).toCompletableFuture());
     byte[] stored = Failures.await(async.get(key).toCompletableFuture());
     String version = stored == null ? null : new String(stored, StandardCharsets.UTF_8);
+    if (Keys.LAYOUT_1.equals(version)) {
+      upgradeFromLayout1();
+      Failures.await(async.set(key, want).toCompletableFuture());
+      version = Keys.LAYOUT_VERSION;
+    }
     if (!Keys.LAYOUT_VERSION.equals(version)) {
       throw new LayoutVersionException(
           "Redis key "
@@ -109,6 +114,24 @@ public final class HourglassClient implements Hourglass {
     serverClock.observe(
         Long.parseLong(new String(time.get(0), StandardCharsets.US_ASCII)) * 1000
             + Long.parseLong(new String(time.get(1), StandardCharsets.US_ASCII)) / 1000);
+  }
+
+  /**
+   * Layout 1 moved due jobs from near to a ready set; layout 2 claims them straight from near, and
+   * a full promoter pass folds what layout-1 clients left in ready back into near. Asking every
+   * partition of every queue for a full pass (meta.due = 0) is all the upgrade needs: the data
+   * stays where it is, and a layout-1 client still running keeps working beside this one.
+   */
+  private void upgradeFromLayout1() {
+    var async = redis.async();
+    byte[] due = "due".getBytes(StandardCharsets.UTF_8);
+    byte[] now = "0".getBytes(StandardCharsets.UTF_8);
+    for (String name : queueNames()) {
+      for (PartitionRef part : queue(name).layout().partitions()) {
+        byte[] meta = part.keys.meta().getBytes(StandardCharsets.UTF_8);
+        Failures.await(async.hset(meta, due, now).toCompletableFuture());
+      }
+    }
   }
 
   /**

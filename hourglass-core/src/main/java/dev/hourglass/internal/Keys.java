@@ -11,8 +11,14 @@ import java.util.zip.CRC32;
  * {@code {meta}}.
  */
 public final class Keys {
-  /** Version of the Redis layout these keys and the Lua scripts implement. */
-  public static final String LAYOUT_VERSION = "1";
+  /**
+   * Version of the Redis layout these keys and the Lua scripts implement. Version 2 keeps ready
+   * jobs in near, where version 1 moved them to the ready set; it reads version-1 data as it is.
+   */
+  public static final String LAYOUT_VERSION = "2";
+
+  /** The previous layout version, which a client of this version upgrades on connect. */
+  static final String LAYOUT_1 = "1";
 
   /** The partition keys every partition script receives first, in the order of the Lua prelude. */
   private static final String[] PARTITION_KEY_NAMES = {
@@ -104,6 +110,10 @@ public final class Keys {
 
     public String slot(long slotStart) {
       return base + "slot:" + slotStart;
+    }
+
+    public String meta() {
+      return base + "meta";
     }
 
     public String wake() {

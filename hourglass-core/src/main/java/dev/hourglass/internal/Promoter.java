@@ -8,8 +8,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The promoter loop of one partition: moves due jobs to ready, expired leases back, loads time
- * slots ahead of time.
+ * The promoter loop of one partition: wakes consumers for due jobs, brings expired leases back,
+ * loads time slots ahead of time.
  *
  * <p>It sleeps until the earliest of: the next due time the promote script reported, a wake-up from
  * an enqueue that made an earlier due time (pub/sub, see {@link Promoters}), and the safety sweep

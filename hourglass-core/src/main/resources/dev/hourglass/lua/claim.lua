@@ -1,14 +1,25 @@
--- claim: lease up to max ready jobs, oldest due first.
+-- claim: lease up to max ready jobs (the jobs in near that are due by the server clock), oldest due first.
 -- KEYS[1..10] the partition keys; KEYS[11..10+S] every pool HASH of the partition, in index order.
 -- ARGV[1] pools S; ARGV[2] max jobs; ARGV[3] visibility ms for this claim (0 = each job's own);
 --   ARGV[4] receipt prefix (random, from the client; a job's receipt is prefix .. '-' .. its index in this claim
 --   as two base-64 characters, so no two deliveries share one: the prefix differs per claim, the index within).
 -- Reply: flat array: now ms, then per leased job: id, record, attempt (1-based), receipt, lease deadline ms.
---   When nothing is ready the reply is { 0 }: an idle claim costs one ZPOPMIN.
+--   When nothing is ready the reply is { 0 }: an idle claim on an empty near costs one ZCARD.
 -- A job whose ttl has passed is dropped instead of leased. When ready jobs remain, one wake token is pushed so
 -- another blocked consumer picks them up.
-local popped = redis.call('ZPOPMIN', K_READY, tonumber(ARGV[2]))
-if #popped == 0 then return { 0 } end
+if redis.call('ZCARD', K_NEAR) == 0 then return { 0 } end
+local max = tonumber(ARGV[2])
+local now = now_ms()
+-- One more than asked tells whether ready jobs remain.
+local ids = redis.call('ZRANGEBYSCORE', K_NEAR, '-inf', now, 'LIMIT', 0, max + 1)
+local n_ids = #ids
+if n_ids == 0 then return { 0 } end
+local more = n_ids > max
+if more then
+  ids[n_ids] = nil
+  n_ids = max
+end
+redis.call('ZREM', K_NEAR, unpack(ids))
 load_meta(false)
 local vis_override = tonumber(ARGV[3])
 local prefix = ARGV[4] .. '-'
@@ -16,13 +27,12 @@ local prefix = ARGV[4] .. '-'
 -- to string conversion costs in Lua 5.1 (max jobs per claim is at most 1000 < 64 * 64).
 local B64 = { string.byte('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_', 1, 64) }
 local last_vis, deadline, deadline_str = nil, nil, nil
-local now = now_ms()
 local earliest_deadline = nil
 local reply, r = { now }, 1 -- r: length of reply (counters instead of #t, which costs a search per use)
 local leased, expired = 0, 0
 local inflight_args, lease_args = {}, {}
-for i = 1, #popped, 2 do
-  local id = popped[i]
+for i = 1, n_ids do
+  local id = ids[i]
   local pool_key = KEYS[FIRST_EXTRA_KEY + pool_index(id)]
   local rec = redis.call('HGET', pool_key, id)
   if rec then
@@ -58,6 +68,6 @@ if leased > 0 then
   redis.call('HINCRBY', K_STATS, 'delivered', leased)
 end
 if expired > 0 then redis.call('HINCRBY', K_STATS, 'expired', expired) end
--- A full claim may have left ready jobs behind: pass the wake-up on to another blocked consumer.
-if #popped / 2 == tonumber(ARGV[2]) and redis.call('ZCARD', K_READY) > 0 then wake(1) end
+-- Ready jobs were left behind: pass the wake-up on to another blocked consumer.
+if more then wake(1) end
 return reply

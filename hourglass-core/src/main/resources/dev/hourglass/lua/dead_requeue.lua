@@ -1,4 +1,4 @@
--- dead_requeue: move dead jobs back to ready with their attempts reset (last error kept).
+-- dead_requeue: make dead jobs ready again (in near, due now) with their attempts reset (last error kept).
 -- KEYS[1..10] the partition keys; KEYS[11..10+S] every pool HASH in index order.
 -- ARGV[1] pools S; ARGV[2] id, or '' for the oldest dead jobs; ARGV[3] limit (with '').
 -- Reply: { status, count requeued } (status 1 when the given id is not dead).
@@ -21,7 +21,7 @@ for _, jid in ipairs(ids) do
     j.attempts = 0
     j.due = now
     redis.call('HSET', pool_key, jid, encode(j, rec))
-    redis.call('ZADD', K_READY, now, jid)
+    redis.call('ZADD', K_NEAR, now, jid)
   end
 end
 wake(#ids)

@@ -18,8 +18,8 @@ local now = now_ms()
 local reply, r = {}, 0 -- r: length of reply (counters instead of #t, which costs a search per use)
 local created, ready_count, earliest_head = 0, 0, nil
 -- Placement is collected and written after the loop, one command per target key instead of one per job.
-local ready_args, near_args, slot_lists, slot_order = {}, {}, {}, {}
-local n_ready, n_near = 0, 0
+local near_args, slot_lists, slot_order = {}, {}, {}
+local n_near = 0
 local near_min, slot_min = nil, nil
 local due_at_start = M_DUE
 -- Commands take at most LUAI_MAXCSTACK arguments through unpack: large argument lists go in chunks.
@@ -63,7 +63,7 @@ for j = 0, n - 1 do
   local pool_key = KEYS[11 + 2 * j]
   local old = existing[id]
   if old then
-    reply[r + 1], reply[r + 2], reply[r + 3] = DUPLICATE, state_of(id), decode(old).due
+    reply[r + 1], reply[r + 2], reply[r + 3] = DUPLICATE, state_of(id, now), decode(old).due
     r = r + 3
   elseif created_state[id] then
     reply[r + 1], reply[r + 2], reply[r + 3] = DUPLICATE, created_state[id], created_due[id]
@@ -88,8 +88,9 @@ for j = 0, n - 1 do
     if where == 'ready' then
       state = 'ready'
       ready_count = ready_count + 1
-      ready_args[n_ready + 1], ready_args[n_ready + 2] = due, id
-      n_ready = n_ready + 2
+      -- Into near like a delayed job, but announced by this script's wake-up rather than by a promoter.
+      near_args[n_near + 1], near_args[n_near + 2] = due, id
+      n_near = n_near + 2
     elseif where == 'slot' then
       local list = slot_lists[slot_key]
       if not list then
@@ -117,7 +118,6 @@ for _, pool_key in ipairs(pool_order) do
   local g = by_pool[pool_key]
   write('HSET', pool_key, g.hset, g.hn)
 end
-write('ZADD', K_READY, ready_args, n_ready)
 for _, slot_key in ipairs(slot_order) do
   local list = slot_lists[slot_key]
   if redis.call('LLEN', slot_key) == 0 then redis.call('ZADD', K_SLOTS, list.start, list.start) end

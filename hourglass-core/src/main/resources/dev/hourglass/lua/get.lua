@@ -8,8 +8,9 @@ local id = ARGV[2]
 local rec = redis.call('HGET', KEYS[FIRST_EXTRA_KEY], id)
 if not rec then return { NOT_FOUND } end
 local j = decode(rec)
-if j.expire > 0 and j.expire <= now_ms() then return { NOT_FOUND } end
-local state = state_of(id)
+local now = now_ms()
+if j.expire > 0 and j.expire <= now then return { NOT_FOUND } end
+local state = state_of(id, now)
 local at = 0
 if state == 'inflight' then at = redis.call('ZSCORE', K_INFLIGHT, id) end
 if state == 'dead' then at = redis.call('ZSCORE', K_DEAD, id) end

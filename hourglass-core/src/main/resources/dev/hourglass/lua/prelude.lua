@@ -1,14 +1,17 @@
--- Prelude shared by every Hourglass script (layout version 1). The script registry prepends this file to each
+-- Prelude shared by every Hourglass script (layout version 2). The script registry prepends this file to each
 -- operation script before loading it, so every script sees the same key order and helpers.
 --
 -- Every partition script receives the same ten leading KEYS, all carrying the partition's hash tag {queue.p}:
 --   KEYS[1]  meta      HASH   pools (sub-pool count S); wm (watermark ms: due < wm lives in near, due >= wm in a
 --                             slot); due (no promoter work is needed before this time: every writer that adds earlier
 --                             work lowers it, so an idle promoter pass is one HMGET); lo, lu (promoter lock owner and
---                             the time its lock lapses); ret (dead-letter retention the last full pass applied)
---   KEYS[2]  near      ZSET   id -> due ms, jobs due before the watermark
+--                             the time its lock lapses); ret (dead-letter retention the last full pass applied);
+--                             sig (due jobs in near up to this time have been announced with wake tokens)
+--   KEYS[2]  near      ZSET   id -> due ms, every job waiting for its time or for a consumer, due before the
+--                             watermark: the ones due by now are ready, and claim takes them oldest due first
 --   KEYS[3]  slots     ZSET   slotStart -> slotStart, index of non-empty slot lists
---   KEYS[4]  ready     ZSET   id -> due ms, due jobs waiting for a consumer (claimed oldest due first)
+--   KEYS[4]  ready     ZSET   id -> due ms, layout 1 only: due jobs a layout-1 promoter moved out of near. Layout 2
+--                             writes nothing here; a full promoter pass folds what is left back into near
 --   KEYS[5]  inflight  ZSET   id -> lease deadline ms
 --   KEYS[6]  leases    HASH   id -> receipt of the current delivery
 --   KEYS[7]  dead      ZSET   id -> time of death ms
@@ -43,16 +46,17 @@ local function now_ms()
 end
 
 local POOLS = tonumber(ARGV[1])
-local M_WM, M_DUE, M_LOCK_OWNER, M_LOCK_UNTIL, M_RETENTION
+local M_WM, M_DUE, M_LOCK_OWNER, M_LOCK_UNTIL, M_RETENTION, M_SIGNALLED
 -- Reads the partition's meta hash once per script and checks the caller's pool count against it.
 local function load_meta(create)
-  local m = redis.call('HMGET', K_META, 'pools', 'wm', 'due', 'lo', 'lu', 'ret')
+  local m = redis.call('HMGET', K_META, 'pools', 'wm', 'due', 'lo', 'lu', 'ret', 'sig')
   if not m[1] then
     if create then redis.call('HSET', K_META, 'pools', POOLS) end
   elseif tonumber(m[1]) ~= POOLS then
     error({err = 'HG_LAYOUT partition has ' .. m[1] .. ' pools, caller assumed ' .. POOLS})
   end
   M_WM, M_DUE, M_LOCK_OWNER, M_LOCK_UNTIL, M_RETENTION = tonumber(m[2]), tonumber(m[3]), m[4], tonumber(m[5]), m[6]
+  M_SIGNALLED = tonumber(m[7])
 end
 
 -- Promoter work is due at time t (a near job, a lease deadline, a ttl, a slot to load): lower meta.due to it.
@@ -106,9 +110,10 @@ local function watermark(now)
   return now
 end
 
--- Where a job with the given due time belongs: 'ready' when due, 'near' before the watermark, else 'slot' when the
--- caller-declared slot is valid (watermark <= slotStart <= due), else 'near'. The one rule every placing script
--- follows (place() below writes at once; enqueue.lua collects a batch first).
+-- Where a job with the given due time belongs: 'ready' when due (it goes into near, where claim finds it at once),
+-- 'near' before the watermark, else 'slot' when the caller-declared slot is valid (watermark <= slotStart <= due),
+-- else 'near'. The one rule every placing script follows (place() below writes at once; enqueue.lua collects a
+-- batch first).
 local function placement(due, now, slot_key, slot_start)
   if due <= now then return 'ready' end
   local wm = watermark(now)
@@ -123,10 +128,11 @@ end
 
 -- Puts a job where placement() says. A slot is loaded lookahead ms before it starts. Returns 'ready' or 'delayed',
 -- and whether the job is due before any promoter work known so far (meta.due): then promoters must be woken.
+-- A ready job needs no promoter: the caller wakes a consumer.
 local function place(id, due, now, slot_key, slot_start, lookahead)
   local where = placement(due, now, slot_key, slot_start)
   if where == 'ready' then
-    redis.call('ZADD', K_READY, due, id)
+    redis.call('ZADD', K_NEAR, due, id)
     return 'ready', false
   elseif where == 'slot' then
     if redis.call('RPUSH', slot_key, slot_entry(due, id)) == 1 then
@@ -161,10 +167,17 @@ local function lease_refusal(pool_key, id, receipt)
   return NOT_FOUND
 end
 
-local function state_of(id)
+-- The state of a live job: a job in near is ready once it is due (by the server clock now), else delayed; a job
+-- in no set waits in a slot list.
+local function state_of(id, now)
   if redis.call('ZSCORE', K_INFLIGHT, id) then return 'inflight' end
-  if redis.call('ZSCORE', K_READY, id) then return 'ready' end
+  local due = redis.call('ZSCORE', K_NEAR, id)
+  if due then
+    if tonumber(due) <= now then return 'ready' end
+    return 'delayed'
+  end
   if redis.call('ZSCORE', K_DEAD, id) then return 'dead' end
+  if redis.call('ZSCORE', K_READY, id) then return 'ready' end
   return 'delayed'
 end
 

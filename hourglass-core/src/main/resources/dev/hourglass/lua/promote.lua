@@ -6,7 +6,8 @@
 -- ARGV[1] pools S; ARGV[2] owner id; ARGV[3] lock ms; ARGV[4] lookahead ms (slots starting before now + lookahead
 --   are loaded into near); ARGV[5] budget (max jobs moved per step); ARGV[6] dead retention age ms (0 = keep);
 --   ARGV[7] dead retention count (0 = no limit); ARGV[8] number m of declared slot keys; ARGV[9..8+m] their starts.
--- Reply: { leader (1|0), moved to ready, more (1: a budget was hit or an undeclared slot is due: call again now),
+-- Reply: { leader (1|0), jobs the pass made ready (expired leases back, slot jobs loaded when already due, layout-1
+--   ready jobs folded in; a job waiting in near turns ready by the clock alone and is not counted), more (1: a budget was hit or an undeclared slot is due: call again now),
 --   next wake ms (server clock; -1 none known), now ms, full pass (1|0), then up to 4 upcoming slot starts }
 load_meta(false)
 local owner, lock_ms, lookahead, budget = ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
@@ -31,13 +32,23 @@ local pool_base = FIRST_EXTRA_KEY
 local function pool_of(id) return KEYS[pool_base + pool_index(id)] end
 local more = 0
 
+-- Due jobs in near are ready where they are (claim takes them from near), by the clock alone. The ones that fell
+-- due since the last pass (meta.sig) are announced to blocked consumers at the end, with the jobs this pass makes
+-- ready below.
+local since = '-inf'
+if M_SIGNALLED then since = '(' .. M_SIGNALLED end
+local fell_due = redis.call('ZCOUNT', K_NEAR, since, now)
+local made_ready = 0
+local signalled = now
+if M_SIGNALLED and M_SIGNALLED > now then signalled = M_SIGNALLED end
+
 -- 1. Jobs past their ttl leave, wherever they are.
 local expired = redis.call('ZRANGEBYSCORE', K_TTL, '-inf', now, 'LIMIT', 0, budget)
 for _, id in ipairs(expired) do drop(pool_of(id), id) end
 if #expired > 0 then redis.call('HINCRBY', K_STATS, 'expired', #expired) end
 if #expired == budget then more = 1 end
 
--- 2. Expired leases: the attempt counts; back to ready, or dead when attempts are spent.
+-- 2. Expired leases: the attempt counts; back to near (ready, at their due time), or dead when attempts are spent.
 local lapsed = redis.call('ZRANGEBYSCORE', K_INFLIGHT, '-inf', now, 'LIMIT', 0, budget)
 local requeued, killed = 0, 0
 for _, id in ipairs(lapsed) do
@@ -54,7 +65,7 @@ for _, id in ipairs(lapsed) do
       redis.call('ZADD', K_DEAD, now, id)
       killed = killed + 1
     else
-      redis.call('ZADD', K_READY, j.due, id)
+      redis.call('ZADD', K_NEAR, j.due, id)
       requeued = requeued + 1
     end
   end
@@ -86,8 +97,9 @@ while true do
     local id = string.sub(e, SLOT_DUE_BYTES + 1)
     local rec = redis.call('HGET', pool_of(id), id)
     -- Skip entries left behind by cancel or reschedule: the record must still be delayed at this due time.
-    if rec and decode(rec).due == due and state_of(id) == 'delayed' then
+    if rec and decode(rec).due == due and state_of(id, now) == 'delayed' then
       redis.call('ZADD', K_NEAR, due, id)
+      if due <= now then made_ready = made_ready + 1 end -- a late pass: ready at once
     end
   end
   loaded = loaded + #entries
@@ -103,20 +115,20 @@ end
 local new_wm = blocked_at or target
 if new_wm > wm then redis.call('HSET', K_META, 'wm', new_wm) end
 
--- 4. Due jobs in near become ready.
-local due_ids = redis.call('ZRANGEBYSCORE', K_NEAR, '-inf', now, 'WITHSCORES', 'LIMIT', 0, budget)
-local moved = #due_ids / 2
-if moved > 0 then
+-- 4. Jobs a layout-1 client left in ready fold back into near; then every job that became ready is announced.
+local legacy = redis.call('ZRANGE', K_READY, 0, budget - 1, 'WITHSCORES')
+if #legacy > 0 then
   local zadd, ids = {}, {}
-  for i = 1, #due_ids, 2 do
-    zadd[i], zadd[i + 1] = due_ids[i + 1], due_ids[i]
-    ids[(i + 1) / 2] = due_ids[i]
+  for i = 1, #legacy, 2 do
+    zadd[i], zadd[i + 1] = legacy[i + 1], legacy[i]
+    ids[(i + 1) / 2] = legacy[i]
   end
-  redis.call('ZADD', K_READY, unpack(zadd))
-  redis.call('ZREM', K_NEAR, unpack(ids))
-  if moved == budget then more = 1 end
+  redis.call('ZADD', K_NEAR, unpack(zadd))
+  redis.call('ZREM', K_READY, unpack(ids))
+  made_ready = made_ready + #ids
+  if #ids == budget then more = 1 end
 end
-wake(moved + requeued)
+wake(fell_due + made_ready + requeued)
 
 -- 5. Dead-letter retention, by age and by count.
 if dead_age > 0 then
@@ -135,8 +147,8 @@ if dead_count > 0 then
   end
 end
 
--- 6. When is the next pass worth running: the earliest of near's head, a lease deadline, a ttl expiry, and the
--- moment the next slot enters the lookahead window.
+-- 6. When is the next pass worth running: the earliest of the next job in near to fall due, a lease deadline, a
+-- ttl expiry, and the moment the next slot enters the lookahead window.
 local next_wake = -1
 local function consider(t)
   if t and (next_wake < 0 or t < next_wake) then next_wake = t end
@@ -146,7 +158,8 @@ local function head_score(key)
   if h[2] then return tonumber(h[2]) end
   return nil
 end
-consider(head_score(K_NEAR))
+local next_due = redis.call('ZRANGEBYSCORE', K_NEAR, '(' .. now, '+inf', 'WITHSCORES', 'LIMIT', 0, 1)
+if next_due[2] then consider(tonumber(next_due[2])) end
 consider(head_score(K_INFLIGHT))
 consider(head_score(K_TTL))
 if dead_age > 0 then
@@ -155,13 +168,13 @@ if dead_age > 0 then
 end
 local upcoming = redis.call('ZRANGE', K_SLOTS, 0, 3)
 if upcoming[1] then consider(tonumber(upcoming[1]) - lookahead) end
+local due = NOTHING_DUE
 if more == 1 then
-  redis.call('HSET', K_META, 'due', now)
+  due = now
 elseif next_wake >= 0 then
-  redis.call('HSET', K_META, 'due', next_wake)
-else
-  redis.call('HSET', K_META, 'due', NOTHING_DUE)
+  due = next_wake
 end
-local reply = { 1, moved + requeued, more, next_wake, now, 1 }
+redis.call('HSET', K_META, 'due', due, 'sig', signalled)
+local reply = { 1, made_ready + requeued, more, next_wake, now, 1 }
 for _, s in ipairs(upcoming) do reply[#reply + 1] = tonumber(s) end
 return reply

@@ -1,5 +1,5 @@
--- release: hand back a delivery that was never started (its worker is closing): the job returns to ready at
--- once and the attempt does not count.
+-- release: hand back a delivery that was never started (its worker is closing): the job is ready again at once
+-- (in near at its due time) and the attempt does not count.
 -- KEYS[1..10] the partition keys; KEYS[11] the job's pool HASH.
 -- ARGV[1] pools S; ARGV[2] id; ARGV[3] receipt.
 -- Reply: { status } 0 released, 1 not found, 2 stale receipt.
@@ -11,6 +11,6 @@ if refusal then return { refusal } end
 local j = decode(redis.call('HGET', pool_key, id))
 redis.call('ZREM', K_INFLIGHT, id)
 redis.call('HDEL', K_LEASES, id)
-redis.call('ZADD', K_READY, j.due, id)
+redis.call('ZADD', K_NEAR, j.due, id)
 wake(1)
 return { OK }

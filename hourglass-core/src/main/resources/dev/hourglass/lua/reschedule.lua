@@ -17,7 +17,7 @@ if ARGV[3] == 'd' then j.due = now + j.due end
 local updated = encode(j, rec)
 redis.call('HSET', pool_key, id, updated)
 redis.call('ZREM', K_NEAR, id)
-redis.call('ZREM', K_READY, id)
+redis.call('ZREM', K_READY, id) -- left by a layout-1 client
 local state, new_head = place(id, j.due, now, KEYS[FIRST_EXTRA_KEY + 1], tonumber(ARGV[5]), tonumber(ARGV[7]))
 if state == 'ready' then wake(1) end
 if new_head then publish_head(ARGV[6], j.due) end
