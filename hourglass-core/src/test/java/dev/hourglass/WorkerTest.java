@@ -133,9 +133,8 @@ class WorkerTest extends HourglassTestBase {
   @Test
   void aPrefetchedJobsLeaseIsExtendedFromItsClaimNotFromItsStart() {
     // One thread, one prefetched job, 2 s leases. B waits 1200 ms for A, then runs 1500 ms: its
-    // lease
-    // (from the claim) would end 800 ms into its run, before a first extension half a visibility
-    // after its start; it must come at once.
+    // lease (from the claim) would end 800 ms into its run, before a first extension half a
+    // visibility after its start; it must come at once.
     Hourglass h = live();
     Queue q = h.queue("prefetch-lease");
     q.enqueueAll(List.of(job("a"), job("b")));

@@ -125,11 +125,11 @@ public final class HourglassClient implements Hourglass {
   private void upgradeFromLayout1() {
     var async = redis.async();
     byte[] due = "due".getBytes(StandardCharsets.UTF_8);
-    byte[] now = "0".getBytes(StandardCharsets.UTF_8);
+    byte[] atOnce = "0".getBytes(StandardCharsets.UTF_8);
     for (String name : queueNames()) {
       for (PartitionRef part : queue(name).layout().partitions()) {
         byte[] meta = part.keys.meta().getBytes(StandardCharsets.UTF_8);
-        Failures.await(async.hset(meta, due, now).toCompletableFuture());
+        Failures.await(async.hset(meta, due, atOnce).toCompletableFuture());
       }
     }
   }

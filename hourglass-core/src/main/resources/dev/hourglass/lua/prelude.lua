@@ -167,18 +167,24 @@ local function lease_refusal(pool_key, id, receipt)
   return NOT_FOUND
 end
 
--- The state of a live job: a job in near is ready once it is due (by the server clock now), else delayed; a job
--- in no set waits in a slot list.
-local function state_of(id, now)
+-- The state of a live job that is not in near: 'inflight', 'dead', 'ready' (a layout-1 ready set), or nil when
+-- it is in none of these sets and so waits in a slot list.
+local function set_state(id)
   if redis.call('ZSCORE', K_INFLIGHT, id) then return 'inflight' end
+  if redis.call('ZSCORE', K_DEAD, id) then return 'dead' end
+  if redis.call('ZSCORE', K_READY, id) then return 'ready' end
+  return nil
+end
+
+-- The state of a live job: a job in near is ready once it is due (by the server clock now), else delayed (a job is
+-- never in near and another set at once); otherwise set_state(), and a job in no set waits in a slot list.
+local function state_of(id, now)
   local due = redis.call('ZSCORE', K_NEAR, id)
   if due then
     if tonumber(due) <= now then return 'ready' end
     return 'delayed'
   end
-  if redis.call('ZSCORE', K_DEAD, id) then return 'dead' end
-  if redis.call('ZSCORE', K_READY, id) then return 'ready' end
-  return 'delayed'
+  return set_state(id) or 'delayed'
 end
 
 local function publish_head(channel, due)

@@ -96,10 +96,12 @@ while true do
     local due = struct.unpack(SLOT_DUE, e)
     local id = string.sub(e, SLOT_DUE_BYTES + 1)
     local rec = redis.call('HGET', pool_of(id), id)
-    -- Skip entries left behind by cancel or reschedule: the record must still be delayed at this due time.
-    if rec and decode(rec).due == due and state_of(id, now) == 'delayed' then
-      redis.call('ZADD', K_NEAR, due, id)
-      if due <= now then made_ready = made_ready + 1 end -- a late pass: ready at once
+    -- Skip entries left behind by cancel or reschedule: the record must still wait at this due time, leased or
+    -- dead it is not. A job already in near has this due time as its score, so adding it again changes nothing.
+    if rec and decode(rec).due == due and not set_state(id) then
+      if redis.call('ZADD', K_NEAR, due, id) == 1 and due <= now then
+        made_ready = made_ready + 1 -- a late pass: ready at once
+      end
     end
   end
   loaded = loaded + #entries
