@@ -43,10 +43,10 @@ final class Burst {
     long t0;
     long enqueueMs;
     long firstDue = Long.MAX_VALUE;
+    long[] due = new long[jobs];
     boolean timedOut;
     try (AutoCloseable running = sut.consume(consumers, tracker::deliver)) {
       t0 = System.currentTimeMillis();
-      long[] due = new long[jobs];
       for (int i = 0; i < jobs; i++) {
         due[i] = t0 + payloads.delay(delays.minMs(), delays.maxMs());
         firstDue = Math.min(firstDue, due[i]);
@@ -60,7 +60,30 @@ final class Burst {
       }
       timedOut = tracker.delivered.get() < jobs;
     }
-    return tracker.fields(firstDue, enqueueMs, timedOut);
+    return tracker
+        .fields(firstDue, enqueueMs, timedOut)
+        .putAll("", afterEnqueue(tracker, due, t0 + enqueueMs));
+  }
+
+  /**
+   * The lateness of the jobs due after the last batch was stored: each of them was in Redis before
+   * its due time, so their lateness is the delivery's alone. Jobs due earlier may have been stored
+   * after their due time when the enqueue outlasts the minimum delay.
+   */
+  private static Fields afterEnqueue(Tracker tracker, long[] due, long enqueuedAt) {
+    long[] late = new long[due.length];
+    int n = 0;
+    for (int i = 0; i < due.length; i++) {
+      if (due[i] > enqueuedAt && tracker.seen.get(i) > 0) {
+        late[n++] = tracker.lateness[i];
+      }
+    }
+    late = Arrays.copyOf(late, n);
+    Arrays.sort(late);
+    return new Fields()
+        .put("due_after_enqueue", n)
+        .put("due_after_enqueue_lateness_p99_ms", percentile(late, 0.99))
+        .put("due_after_enqueue_lateness_max_ms", n == 0 ? -1 : late[n - 1]);
   }
 
   /** Records deliveries by sequence number; safe for concurrent consumers. */

@@ -135,15 +135,17 @@ public final class HourglassClient implements Hourglass {
   }
 
   /**
-   * Runs a script on the shared connection; failures arrive translated through {@link Failures}.
+   * Runs a script on the shared connection, or on the delivery connection when it is one of the
+   * consumers' path ({@link Script#delivery}); failures arrive translated through {@link Failures}.
    */
   CompletableFuture<List<Object>> run(Script script, Args keys, Args argv) {
     long started = System.nanoTime();
     CompletableFuture<List<Object>> reply;
     try {
+      var commands = script.delivery() ? redis.deliveryAsync() : redis.async();
       reply =
           scripts
-              .run(redis.async(), script, keys.toArray(), argv.toArray())
+              .run(commands, script, keys.toArray(), argv.toArray())
               .exceptionallyCompose(t -> CompletableFuture.failedFuture(Failures.translate(t)));
     } catch (RuntimeException e) {
       reply = CompletableFuture.failedFuture(Failures.translate(e));

@@ -18,9 +18,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Owns the Lettuce client and the shared connection, to a standalone server ({@code redis://},
- * {@code rediss://}, ...) or to a Redis Cluster ({@code redis-cluster://host:port[,host:port...]},
- * seeds from which Lettuce discovers the masters).
+ * Owns the Lettuce client and its two shared connections (one for the consumers' path, see {@link
+ * #deliveryAsync}, one for everything else), to a standalone server ({@code redis://}, {@code
+ * rediss://}, ...) or to a Redis Cluster ({@code redis-cluster://host:port[,host:port...]}, seeds
+ * from which Lettuce discovers the masters).
  *
  * <p>Lettuce's auto-reconnect is off on purpose: with it, commands that were in flight when a
  * connection dropped are sent again after reconnecting, which would run an enqueue script twice.
@@ -35,7 +36,8 @@ public final class RedisConnector implements AutoCloseable {
   private final Endpoint endpoint;
   private final Duration commandTimeout;
   private final Object lock = new Object();
-  private volatile RedisConnection shared;
+  private final Shared shared = new Shared();
+  private final Shared delivery = new Shared();
   private volatile boolean closed;
 
   public RedisConnector(String redisUri, Duration commandTimeout, Duration connectTimeout) {
@@ -100,26 +102,52 @@ public final class RedisConnector implements AutoCloseable {
 
   /** The shared connection, opened (again) when needed. */
   public RedisConnection connection() {
-    RedisConnection c = shared;
-    if (c != null && c.isOpen()) {
-      return c;
-    }
-    synchronized (lock) {
-      if (closed) {
-        throw new IllegalStateException("Hourglass client is closed");
+    return shared.get();
+  }
+
+  /**
+   * Async commands on the delivery connection: like the shared one, but for the consumers' path
+   * (promote, claim, ack, ...) alone. Redis answers one connection's commands in order, so on the
+   * shared connection a claim would wait behind every enqueue a busy producer of the same client
+   * has pipelined; on a connection of its own it waits at most for the script Redis is running.
+   */
+  public RedisClusterAsyncCommands<byte[], byte[]> deliveryAsync() {
+    return delivery.get().async();
+  }
+
+  /** A connection opened on first use, and again after it was lost; its users share it. */
+  private final class Shared {
+    private volatile RedisConnection current;
+
+    RedisConnection get() {
+      RedisConnection c = current;
+      if (c != null && c.isOpen()) {
+        return c;
       }
-      c = shared;
-      if (c == null || !c.isOpen()) {
-        if (c != null) {
-          // Released once: while Redis stays down the open below fails, and the next call must not
-          // close this one again (Lettuce warns on a second close).
-          shared = null;
-          c.closeAsync();
+      synchronized (lock) {
+        if (closed) {
+          throw new IllegalStateException("Hourglass client is closed");
         }
-        c = open(commandTimeout);
-        shared = c;
+        c = current;
+        if (c == null || !c.isOpen()) {
+          if (c != null) {
+            // Released once: while Redis stays down the open below fails, and the next call must
+            // not close this one again (Lettuce warns on a second close).
+            current = null;
+            c.closeAsync();
+          }
+          c = open(commandTimeout);
+          current = c;
+        }
+        return c;
       }
-      return c;
+    }
+
+    /** Called under the lock, once closed is set. */
+    void close() {
+      if (current != null) {
+        current.close();
+      }
     }
   }
 
@@ -162,9 +190,8 @@ public final class RedisConnector implements AutoCloseable {
   public void close() {
     synchronized (lock) {
       closed = true;
-      if (shared != null) {
-        shared.close();
-      }
+      shared.close();
+      delivery.close();
     }
     endpoint.client().shutdown(Duration.ZERO, Duration.ofSeconds(2));
   }

@@ -2,30 +2,32 @@ package dev.hourglass.internal;
 
 /** The Lua scripts, one per operation; each lives in {@code dev/hourglass/lua/<name>.lua}. */
 public enum Script {
-  ENQUEUE("enqueue", true),
-  PROMOTE("promote", true),
-  CLAIM("claim", true),
-  ACK("ack", true),
-  NACK("nack", true),
-  EXTEND("extend", true),
-  RELEASE("release", true),
-  CANCEL("cancel", true),
-  RESCHEDULE("reschedule", true),
-  GET("get", true),
-  DEAD_LIST("dead_list", true),
-  DEAD_REQUEUE("dead_requeue", true),
-  DEAD_PURGE("dead_purge", true),
-  STATS("stats", true),
-  QUEUE_UPSERT("queue_upsert", false);
+  ENQUEUE("enqueue", true, false),
+  PROMOTE("promote", true, true),
+  CLAIM("claim", true, true),
+  ACK("ack", true, true),
+  NACK("nack", true, true),
+  EXTEND("extend", true, true),
+  RELEASE("release", true, true),
+  CANCEL("cancel", true, false),
+  RESCHEDULE("reschedule", true, false),
+  GET("get", true, false),
+  DEAD_LIST("dead_list", true, false),
+  DEAD_REQUEUE("dead_requeue", true, false),
+  DEAD_PURGE("dead_purge", true, false),
+  STATS("stats", true, false),
+  QUEUE_UPSERT("queue_upsert", false, false);
 
   private final String scriptName;
   private final String fileName;
   private final boolean partitionScript;
+  private final boolean delivery;
 
-  Script(String name, boolean partitionScript) {
+  Script(String name, boolean partitionScript, boolean delivery) {
     this.scriptName = name;
     this.fileName = name + ".lua";
     this.partitionScript = partitionScript;
+    this.delivery = delivery;
   }
 
   /** The script's name, e.g. {@code claim}. */
@@ -40,5 +42,13 @@ public enum Script {
   /** Partition scripts get the shared prelude (keys, record codec, helpers) prepended. */
   boolean partitionScript() {
     return partitionScript;
+  }
+
+  /**
+   * Scripts of the path from due to done (promote, claim, ack, nack, extend, release) run on the
+   * delivery connection, so that a producer's pipelined enqueues never hold them up.
+   */
+  boolean delivery() {
+    return delivery;
   }
 }

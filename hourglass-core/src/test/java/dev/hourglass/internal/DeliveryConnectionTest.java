@@ -1,0 +1,81 @@
+package dev.hourglass.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.hourglass.Delivery;
+import dev.hourglass.Hourglass;
+import dev.hourglass.JobSpec;
+import dev.hourglass.Nack;
+import dev.hourglass.Queue;
+import dev.hourglass.testing.RedisExtension;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The consumers' path (promote, claim, ack, nack, extend, release) runs on a connection of its own:
+ * Redis answers one connection's commands strictly in order, so on the shared connection a claim
+ * would wait behind everything a producer of the same client has sent. The test holds the shared
+ * connection with a BLPOP on a key nobody pushes to and drives the whole consumers' path meanwhile.
+ */
+class DeliveryConnectionTest {
+  @RegisterExtension static RedisExtension redis = RedisExtension.standalone();
+
+  private static final byte[] HOLD =
+      "delivery-connection-test:hold".getBytes(StandardCharsets.UTF_8);
+
+  @Test
+  void theConsumersPathDoesNotWaitBehindTheSharedConnection() throws Exception {
+    try (Hourglass h =
+        Hourglass.builder().redisUri(redis.uri()).backgroundPromoter(false).build()) {
+      HourglassClient client = (HourglassClient) h;
+      Queue q = h.queue("lanes");
+      for (String id : List.of("a", "b", "c")) {
+        q.enqueue(JobSpec.builder().id(id).payload("payload-" + id).build());
+      }
+      q.promote(); // loads the queue's settings and the scripts while the shared connection is free
+
+      CompletableFuture<?> held =
+          client.redis.async().blpop(20, HOLD).toCompletableFuture(); // holds the shared connection
+      awaitBlockedClients(client, 1);
+      CompletableFuture<?> enqueue =
+          q.enqueueAsync(JobSpec.builder().id("d").payload("payload-d").build());
+
+      List<Delivery> got = q.claim(3, Duration.ofSeconds(30));
+      assertThat(got).extracting(Delivery::id).containsExactlyInAnyOrder("a", "b", "c");
+      q.extend(got.get(0).id(), got.get(0).receipt(), Duration.ofSeconds(60));
+      q.ack(got.get(0).id(), got.get(0).receipt());
+      q.nack(got.get(1).id(), got.get(1).receipt(), Nack.retryAfter(Duration.ofHours(1), "later"));
+      ((RedisQueue) q)
+          .releaseAsync(got.get(2).id(), got.get(2).receipt())
+          .get(10, TimeUnit.SECONDS);
+      q.promote();
+
+      assertThat(held).as("the shared connection is still held by its BLPOP").isNotDone();
+      assertThat(enqueue)
+          .as("an enqueue does wait behind it: it uses the shared connection")
+          .isNotDone();
+
+      client.redis.deliveryAsync().lpush(HOLD, "go".getBytes(StandardCharsets.UTF_8));
+      held.get(10, TimeUnit.SECONDS);
+      enqueue.get(10, TimeUnit.SECONDS);
+      assertThat(q.get("d")).isPresent();
+    }
+  }
+
+  private static void awaitBlockedClients(HourglassClient client, int n) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (System.nanoTime() < deadline) {
+      String info = client.redis.deliveryAsync().info("clients").get(10, TimeUnit.SECONDS);
+      if (info.contains("blocked_clients:" + n + "\r")) {
+        return;
+      }
+      Thread.sleep(10);
+    }
+    throw new AssertionError("the BLPOP never reached Redis");
+  }
+}
