@@ -45,9 +45,10 @@ final class Options {
                  enqueued in batches while --consumers consumers ack them (Hourglass: one Worker
                  with that concurrency; Redisson: threads looping take()). Reports delivered,
                  duplicates, lateness p50/p99/p999/max (delivery wall clock - due, ms) and jobs/s
-                 end to end = delivered / (last delivery - first due); due_after_enqueue_* are
-                 the jobs due after the last batch was stored (lateness of the delivery alone:
-                 when the enqueue outlasts --min-delay-ms, earlier jobs may be stored late).
+                 end to end = delivered / (last delivery - first due). stored_late counts the
+                 jobs whose batch call completed after their due time (when the enqueue outlasts
+                 --min-delay-ms); stored_in_time_lateness_* cover the others, whose lateness is
+                 the delivery's alone.
                  Everything due at one instant: equal delays past the enqueue's end (e.g. both
                  4000); with both 0 the jobs fall due while still being enqueued, so the rate
                  includes the enqueue.

@@ -50,6 +50,18 @@ final class Producer {
   static void batches(
       SystemUnderTest sut, int count, int batchSize, IntFunction<Job> job, IntConsumer progress)
       throws InterruptedException {
+    batches(sut, count, batchSize, job, (first, size, stored) -> progress.accept(stored));
+  }
+
+  /** Told after each batch call completed: its jobs {@code first..first+size-1}, and the total. */
+  interface BatchStored {
+    void stored(int first, int size, int storedSoFar);
+  }
+
+  /** As above, telling {@code progress} which jobs each completed call stored. */
+  static void batches(
+      SystemUnderTest sut, int count, int batchSize, IntFunction<Job> job, BatchStored progress)
+      throws InterruptedException {
     Semaphore inFlight = new Semaphore(BATCHES_IN_FLIGHT);
     AtomicReference<Throwable> failure = new AtomicReference<>();
     int[] stored = {0}; // guarded by itself
@@ -58,6 +70,7 @@ final class Producer {
       batch.add(job.apply(i));
       if (batch.size() == batchSize || i == count - 1) {
         int size = batch.size();
+        int first = i + 1 - size;
         inFlight.acquire();
         sut.enqueueBatchAsync(batch)
             .whenComplete(
@@ -67,7 +80,7 @@ final class Producer {
                   }
                   synchronized (stored) {
                     stored[0] += size;
-                    progress.accept(stored[0]);
+                    progress.stored(first, size, stored[0]);
                   }
                   inFlight.release();
                 });
