@@ -93,8 +93,14 @@ final class Burst {
     }
     late = Arrays.copyOf(late, n);
     Arrays.sort(late);
+    int storedLateCount = 0;
+    for (boolean l : storedLate) {
+      if (l) {
+        storedLateCount++;
+      }
+    }
     return new Fields()
-        .put("stored_late", storedLate.length - n)
+        .put("stored_late", storedLateCount)
         .put("stored_in_time_lateness_p99_ms", percentile(late, 0.99))
         .put("stored_in_time_lateness_max_ms", n == 0 ? -1 : late[n - 1]);
   }

@@ -19,6 +19,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.RejectedExecutionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -139,6 +140,21 @@ public final class HourglassClient implements Hourglass {
    * consumers' path ({@link Script#delivery}); failures arrive translated through {@link Failures}.
    */
   CompletableFuture<List<Object>> run(Script script, Args keys, Args argv) {
+    if (!redis.isOpen(script.delivery())) {
+      // Using it would connect first, which blocks until connected: not on the caller's thread,
+      // which may be one of Lettuce's event loops running the follow-up of another reply, and the
+      // one the new connection needs.
+      try {
+        return CompletableFuture.supplyAsync(() -> send(script, keys, argv), callbacks)
+            .thenCompose(reply -> reply);
+      } catch (RejectedExecutionException e) {
+        // closed: send() reports it
+      }
+    }
+    return send(script, keys, argv);
+  }
+
+  private CompletableFuture<List<Object>> send(Script script, Args keys, Args argv) {
     long started = System.nanoTime();
     CompletableFuture<List<Object>> reply;
     try {

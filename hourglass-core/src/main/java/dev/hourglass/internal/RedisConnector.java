@@ -115,6 +115,15 @@ public final class RedisConnector implements AutoCloseable {
     return delivery.get().async();
   }
 
+  /**
+   * Tells whether the shared connection a call would use is open, i.e. whether using it now does
+   * not first connect (which blocks).
+   */
+  public boolean isOpen(boolean deliveryConnection) {
+    RedisConnection c = (deliveryConnection ? delivery : shared).current;
+    return c != null && c.isOpen();
+  }
+
   /** A connection opened on first use, and again after it was lost; its users share it. */
   private final class Shared {
     private volatile RedisConnection current;

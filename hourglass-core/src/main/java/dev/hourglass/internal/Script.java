@@ -16,7 +16,7 @@ public enum Script {
   DEAD_REQUEUE("dead_requeue", true, false),
   DEAD_PURGE("dead_purge", true, false),
   STATS("stats", true, false),
-  QUEUE_UPSERT("queue_upsert", false, false);
+  QUEUE_UPSERT("queue_upsert", false, true);
 
   private final String scriptName;
   private final String fileName;
@@ -46,7 +46,8 @@ public enum Script {
 
   /**
    * Scripts of the path from due to done (promote, claim, ack, nack, extend, release) run on the
-   * delivery connection, so that a producer's pipelined enqueues never hold them up.
+   * delivery connection, so that a producer's pipelined enqueues never hold them up; so does the
+   * queue settings read (queue_upsert), which every path waits for once its copy is 30 s old.
    */
   boolean delivery() {
     return delivery;

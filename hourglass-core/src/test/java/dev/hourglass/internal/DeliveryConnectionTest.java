@@ -9,7 +9,11 @@ import dev.hourglass.Nack;
 import dev.hourglass.Queue;
 import dev.hourglass.testing.RedisExtension;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -28,10 +32,41 @@ class DeliveryConnectionTest {
   private static final byte[] HOLD =
       "delivery-connection-test:hold".getBytes(StandardCharsets.UTF_8);
 
+  /** The system clock, plus an offset the test moves forward. */
+  private static final class MovableClock extends Clock {
+    private volatile Duration offset = Duration.ZERO;
+
+    void advance(Duration by) {
+      offset = offset.plus(by);
+    }
+
+    @Override
+    public ZoneId getZone() {
+      return ZoneOffset.UTC;
+    }
+
+    @Override
+    public Clock withZone(ZoneId zone) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public Instant instant() {
+      return Instant.now().plus(offset);
+    }
+  }
+
+  private final MovableClock clock = new MovableClock();
+
   @Test
   void theConsumersPathDoesNotWaitBehindTheSharedConnection() throws Exception {
     try (Hourglass h =
-        Hourglass.builder().redisUri(redis.uri()).backgroundPromoter(false).build()) {
+        Hourglass.builder()
+            .redisUri(redis.uri())
+            .backgroundPromoter(false)
+            .commandTimeout(Duration.ofSeconds(30)) // the held BLPOP and the enqueue behind it wait
+            .clock(clock)
+            .build()) {
       HourglassClient client = (HourglassClient) h;
       Queue q = h.queue("lanes");
       for (String id : List.of("a", "b", "c")) {
@@ -40,11 +75,14 @@ class DeliveryConnectionTest {
       q.promote(); // loads the queue's settings and the scripts while the shared connection is free
 
       CompletableFuture<?> held =
-          client.redis.async().blpop(20, HOLD).toCompletableFuture(); // holds the shared connection
+          client.redis.async().blpop(25, HOLD).toCompletableFuture(); // holds the shared connection
       awaitBlockedClients(client, 1);
       CompletableFuture<?> enqueue =
           q.enqueueAsync(JobSpec.builder().id("d").payload("payload-d").build());
 
+      // The queue's settings are re-read once the client's copy is 30 s old; that read is on the
+      // consumers' path too.
+      clock.advance(Duration.ofSeconds(31));
       List<Delivery> got = q.claim(3, Duration.ofSeconds(30));
       assertThat(got).extracting(Delivery::id).containsExactlyInAnyOrder("a", "b", "c");
       q.extend(got.get(0).id(), got.get(0).receipt(), Duration.ofSeconds(60));
