@@ -86,19 +86,16 @@ final class Burst {
   private static Fields storedInTime(Tracker tracker, boolean[] storedLate) {
     long[] late = new long[storedLate.length];
     int n = 0;
+    int storedLateCount = 0;
     for (int i = 0; i < storedLate.length; i++) {
-      if (!storedLate[i] && tracker.seen.get(i) > 0) {
+      if (storedLate[i]) {
+        storedLateCount++;
+      } else if (tracker.seen.get(i) > 0) {
         late[n++] = tracker.lateness[i];
       }
     }
     late = Arrays.copyOf(late, n);
     Arrays.sort(late);
-    int storedLateCount = 0;
-    for (boolean l : storedLate) {
-      if (l) {
-        storedLateCount++;
-      }
-    }
     return new Fields()
         .put("stored_late", storedLateCount)
         .put("stored_in_time_lateness_p99_ms", percentile(late, 0.99))
