@@ -15,7 +15,7 @@ import java.util.regex.Pattern;
  */
 public final class QueueSettings {
   public static final int DEFAULT_PARTITIONS = 1;
-  public static final int DEFAULT_POOLS = 32;
+  public static final int DEFAULT_POOLS = 40;
   public static final Duration DEFAULT_SLOT_WIDTH = Duration.ofSeconds(60);
   public static final int DEFAULT_MAX_ATTEMPTS = 5;
   public static final Backoff DEFAULT_BACKOFF =

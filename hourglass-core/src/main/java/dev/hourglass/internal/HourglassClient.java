@@ -96,8 +96,11 @@ public final class HourglassClient implements Hourglass {
     Failures.await(async.setnx(key, want).toCompletableFuture());
     byte[] stored = Failures.await(async.get(key).toCompletableFuture());
     String version = stored == null ? null : new String(stored, StandardCharsets.UTF_8);
-    if (Keys.LAYOUT_1.equals(version)) {
-      upgradeFromLayout1();
+    if (Keys.LAYOUT_1.equals(version) || Keys.LAYOUT_2.equals(version)) {
+      if (Keys.LAYOUT_1.equals(version)) {
+        upgradeFromLayout1();
+      }
+      // From 2 nothing moves: the queues it created have no poolMap setting and keep even pools.
       Failures.await(async.set(key, want).toCompletableFuture());
       version = Keys.LAYOUT_VERSION;
     }

@@ -14,11 +14,15 @@ public final class Keys {
   /**
    * Version of the Redis layout these keys and the Lua scripts implement. Version 2 keeps ready
    * jobs in near, where version 1 moved them to the ready set; it reads version-1 data as it is.
+   * Version 3 creates queues with staggered pools ({@link #poolIndex}); queues created before keep
+   * their even pools.
    */
-  public static final String LAYOUT_VERSION = "2";
+  public static final String LAYOUT_VERSION = "3";
 
-  /** The previous layout version, which a client of this version upgrades on connect. */
+  /** Earlier layout versions, which a client of this version upgrades on connect. */
   static final String LAYOUT_1 = "1";
+
+  static final String LAYOUT_2 = "2";
 
   /** The partition keys every partition script receives first, in the order of the Lua prelude. */
   private static final String[] PARTITION_KEY_NAMES = {
@@ -59,13 +63,40 @@ public final class Keys {
   }
 
   /**
-   * Sub-pool of a job id: the first 16 bits of its SHA-1, modulo the pool count (mirrors
-   * prelude.lua).
+   * Sub-pool of a job id among {@code pools}, from the first 16 bits of its SHA-1 (mirrors
+   * pool_index in prelude.lua). Even: those bits modulo the pool count, so the pools grow alike.
+   * Staggered (queues created by layout 3): pool {@code i} takes a share proportional to {@code
+   * pools + i}, so the pools' sizes span a factor of two, and Redis's hash tables, which double
+   * when they hold as many entries as buckets, double (and move their entries) at different queue
+   * sizes instead of all at once.
    */
-  public static int poolIndex(String id, int pools) {
+  public static int poolIndex(String id, int pools, boolean staggered) {
     byte[] sha = sha1(id.getBytes(StandardCharsets.UTF_8));
     int first16 = ((sha[0] & 0xff) << 8) | (sha[1] & 0xff);
-    return first16 % pools;
+    return staggered ? staggeredPool(first16, pools) : first16 % pools;
+  }
+
+  /**
+   * The pool {@code i} whose share {@code [C(i), C(i+1))} of {@code [0, C(pools))} holds {@code
+   * first16} scaled to that range, where {@code C(i) = i * pools + i * (i - 1) / 2} sums the
+   * weights {@code pools + j} of the pools before {@code i}. The square root only guesses; the
+   * integer comparisons decide, so Java and Lua agree exactly.
+   */
+  static int staggeredPool(int first16, int pools) {
+    long y = first16 * staggeredWeightBefore(pools, pools) / 65536;
+    double b = pools - 0.5;
+    int i = (int) Math.floor(Math.sqrt(b * b + 2.0 * y) - b);
+    while (i + 1 < pools && staggeredWeightBefore(i + 1, pools) <= y) {
+      i++;
+    }
+    while (i > 0 && staggeredWeightBefore(i, pools) > y) {
+      i--;
+    }
+    return i;
+  }
+
+  private static long staggeredWeightBefore(int i, int pools) {
+    return (long) i * pools + (long) i * (i - 1) / 2;
   }
 
   private static final ThreadLocal<MessageDigest> SHA1 =
@@ -104,8 +135,8 @@ public final class Keys {
       return base + "pool:" + index;
     }
 
-    public String pool(String id, int pools) {
-      return pool(poolIndex(id, pools));
+    public String pool(String id, int pools, boolean staggered) {
+      return pool(poolIndex(id, pools, staggered));
     }
 
     public String slot(long slotStart) {

@@ -1,17 +1,29 @@
 package dev.hourglass.internal;
 
-/** One partition of a queue: its keys and pool count, and helpers to assemble script KEYS. */
+/**
+ * One partition of a queue: its keys, pool count and how ids spread over the pools ({@link
+ * Keys#poolIndex}), and helpers to assemble script KEYS.
+ */
 final class PartitionRef {
   final int index;
   final int pools;
+  final boolean staggered;
   final Keys.Partition keys;
   private final String[] fixed;
+  private final String poolsArg;
 
-  PartitionRef(Keys keys, String queue, int index, int pools) {
+  PartitionRef(Keys keys, String queue, int index, int pools, boolean staggered) {
     this.index = index;
     this.pools = pools;
+    this.staggered = staggered;
     this.keys = keys.partition(queue, index);
     this.fixed = this.keys.fixedKeys();
+    this.poolsArg = staggered ? pools + ":staggered" : Integer.toString(pools);
+  }
+
+  /** The pool key of a job id. */
+  String pool(String id) {
+    return keys.pool(id, pools, staggered);
   }
 
   /** The ten prelude keys. */
@@ -21,7 +33,7 @@ final class PartitionRef {
 
   /** The prelude keys and the pool of one job. */
   Args keysFor(String id) {
-    return fixedKeys().add(keys.pool(id, pools));
+    return fixedKeys().add(pool(id));
   }
 
   /** The prelude keys and every pool, in index order. */
@@ -33,9 +45,12 @@ final class PartitionRef {
     return a;
   }
 
-  /** ARGV starting with the pool count, as every partition script expects. */
+  /**
+   * ARGV starting with the pool count, followed by {@code :staggered} when the pools are, as every
+   * partition script expects.
+   */
   Args argv() {
-    return new Args().add(pools);
+    return new Args().add(poolsArg);
   }
 
   String channel() {

@@ -121,16 +121,18 @@ final class RedisQueue implements Queue {
       fields.put(Reply.str(flat.get(i)), Reply.str(flat.get(i + 1)));
     }
     QueueSettings stored = SettingsCodec.fromFields(fields);
+    boolean staggered = SettingsCodec.staggeredPools(fields);
     Layout current = layout;
     List<PartitionRef> parts;
     if (current != null
         && current.settings().partitions() == stored.partitions()
-        && current.settings().pools() == stored.pools()) {
+        && current.settings().pools() == stored.pools()
+        && current.partitions().get(0).staggered == staggered) {
       parts = current.partitions();
     } else {
       parts = new ArrayList<>();
       for (int p = 0; p < stored.partitions(); p++) {
-        parts.add(new PartitionRef(client.keys, name, p, stored.pools()));
+        parts.add(new PartitionRef(client.keys, name, p, stored.pools(), staggered));
       }
       parts = List.copyOf(parts);
     }
@@ -215,7 +217,7 @@ final class RedisQueue implements Queue {
     Args keys = part.fixedKeys();
     Args argv = part.argv().add(jobs.size()).add(part.channel()).add(lookaheadMs());
     for (Prepared j : jobs) {
-      keys.add(part.keys.pool(j.id(), part.pools)).add(part.keys.slot(j.slotStart()));
+      keys.add(part.pool(j.id())).add(part.keys.slot(j.slotStart()));
       argv.add(j.id()).add(j.arg());
     }
     return client
@@ -651,7 +653,7 @@ final class RedisQueue implements Queue {
     Args keys = part.fixedKeys();
     Args argv = part.argv().add(acks.size());
     for (String[] a : acks) {
-      keys.add(part.keys.pool(a[0], part.pools));
+      keys.add(part.pool(a[0]));
       argv.add(a[0]).add(a[1]);
     }
     return client

@@ -45,15 +45,19 @@ local function now_ms()
   return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 end
 
-local POOLS = tonumber(ARGV[1])
+-- ARGV[1] of every partition script: the pool count S, with ':staggered' after it for a queue created by layout 3
+-- (see pool_index). The partition's meta keeps the same text, so a client assuming the other spread is refused.
+local POOLS_ARG = ARGV[1]
+local POOLS = tonumber(string.match(POOLS_ARG, '^%d+'))
+local STAGGERED = string.find(POOLS_ARG, ':staggered', 1, true) ~= nil
 local M_WM, M_DUE, M_LOCK_OWNER, M_LOCK_UNTIL, M_RETENTION, M_SIGNALLED
 -- Reads the partition's meta hash once per script and checks the caller's pool count against it.
 local function load_meta(create)
   local m = redis.call('HMGET', K_META, 'pools', 'wm', 'due', 'lo', 'lu', 'ret', 'sig')
   if not m[1] then
-    if create then redis.call('HSET', K_META, 'pools', POOLS) end
-  elseif tonumber(m[1]) ~= POOLS then
-    error({err = 'HG_LAYOUT partition has ' .. m[1] .. ' pools, caller assumed ' .. POOLS})
+    if create then redis.call('HSET', K_META, 'pools', POOLS_ARG) end
+  elseif m[1] ~= POOLS_ARG then
+    error('HG_LAYOUT partition has ' .. m[1] .. ' pools, caller assumed ' .. POOLS_ARG) -- a string: Redis 6.2 cannot show a table
   end
   M_WM, M_DUE, M_LOCK_OWNER, M_LOCK_UNTIL, M_RETENTION = tonumber(m[2]), tonumber(m[3]), m[4], tonumber(m[5]), m[6]
   M_SIGNALLED = tonumber(m[7])
@@ -67,9 +71,21 @@ local function lower_due(t)
   end
 end
 
--- The sub-pool of an id: first 16 bits of its SHA-1, modulo S. Java computes the same in Keys.poolIndex.
+-- The sub-pool of an id, from the first 16 bits x of its SHA-1; Java computes the same in Keys.poolIndex. Even: x
+-- modulo S. Staggered: pool i takes a share proportional to S + i, so the pools' hash tables double at different
+-- queue sizes; i is found from the sum C(i) = i * S + i * (i - 1) / 2 of the weights before it, the square root
+-- guessing and exact integer comparisons deciding (all values stay far below 2^53).
+local STAGGERED_TOTAL = POOLS * POOLS + POOLS * (POOLS - 1) / 2
+local STAGGERED_B = POOLS - 0.5
+local function weight_before(i) return i * POOLS + i * (i - 1) / 2 end
 local function pool_index(id)
-  return tonumber(string.sub(redis.sha1hex(id), 1, 4), 16) % POOLS
+  local x = tonumber(string.sub(redis.sha1hex(id), 1, 4), 16)
+  if not STAGGERED then return x % POOLS end
+  local y = math.floor(x * STAGGERED_TOTAL / 65536)
+  local i = math.floor(math.sqrt(STAGGERED_B * STAGGERED_B + 2 * y) - STAGGERED_B)
+  while i + 1 < POOLS and weight_before(i + 1) <= y do i = i + 1 end
+  while i > 0 and weight_before(i) > y do i = i - 1 end
+  return i
 end
 
 local function decode(rec)
