@@ -34,7 +34,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 5, time = 1)
 @Fork(1)
 public class ClientPathBenchmark {
-  private static final int POOLS = 32;
+  private static final int POOLS = 40;
   private static final long SLOT_MS = 60_000;
 
   @Param({"120"})
@@ -58,7 +58,7 @@ public class ClientPathBenchmark {
     id = ids.newId();
     tail = RecordCodec.tail(backoff, payload);
     record = fullRecord(tail);
-    partition = new PartitionRef(new Keys("hg"), "bench", 0, POOLS);
+    partition = new PartitionRef(new Keys("hg"), "bench", 0, POOLS, true);
     due = System.currentTimeMillis() + 3_600_000;
   }
 
@@ -106,7 +106,7 @@ public class ClientPathBenchmark {
     long slotStart = Math.floorDiv(due, SLOT_MS) * SLOT_MS;
     Args keys = partition.fixedKeys();
     Args argv = partition.argv().add(1).add(partition.channel()).add(SLOT_MS);
-    keys.add(partition.keys.pool(id, POOLS)).add(partition.keys.slot(slotStart));
+    keys.add(partition.pool(id)).add(partition.keys.slot(slotStart));
     argv.add(id).add("a").add(due).add(slotStart).add(5).add(30_000).add(0).add(tail);
     return new byte[][][] {keys.toArray(), argv.toArray()};
   }
@@ -129,7 +129,7 @@ public class ClientPathBenchmark {
     byte[] t = RecordCodec.tail(backoff, spec.payload());
     Args keys = partition.fixedKeys();
     Args argv = partition.argv().add(1).add(partition.channel()).add(SLOT_MS);
-    keys.add(partition.keys.pool(newId, POOLS)).add(partition.keys.slot(slotStart));
+    keys.add(partition.pool(newId)).add(partition.keys.slot(slotStart));
     argv.add(newId).add("a").add(runAt).add(slotStart).add(5).add(30_000).add(0).add(t);
     return new byte[][][] {keys.toArray(), argv.toArray()};
   }
