@@ -135,10 +135,6 @@ public final class Keys {
       return base + "pool:" + index;
     }
 
-    public String pool(String id, int pools, boolean staggered) {
-      return pool(poolIndex(id, pools, staggered));
-    }
-
     public String slot(long slotStart) {
       return base + "slot:" + slotStart;
     }

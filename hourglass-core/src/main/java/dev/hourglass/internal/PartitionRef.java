@@ -23,7 +23,7 @@ final class PartitionRef {
 
   /** The pool key of a job id. */
   String pool(String id) {
-    return keys.pool(id, pools, staggered);
+    return keys.pool(Keys.poolIndex(id, pools, staggered));
   }
 
   /** The ten prelude keys. */
