@@ -6,17 +6,20 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.hourglass.internal.Keys;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 /**
  * Layout 1 moved due jobs from {@code near} to a {@code ready} set; layout 2 claims them straight
- * from near. Layout 3 creates queues with staggered pools; queues created before keep even pools. A
- * client connecting to older data raises the version, delivers what a layout-1 client left in
- * ready, and finds every job where the layout that wrote it put it.
+ * from near. Layout 3 creates queues with staggered pools; queues created before keep even pools.
+ * Layout 4 writes slot entries as bare ids, where 2 and 3 put the due time before the id. A client
+ * connecting to older data raises the version, delivers what a layout-1 client left in ready, and
+ * finds every job where the layout that wrote it put it.
  */
 class LayoutUpgradeTest extends HourglassTestBase {
   private static final List<String> IDS = List.of("a", "b", "c");
@@ -69,13 +72,13 @@ class LayoutUpgradeTest extends HourglassTestBase {
     Hourglass after = manual();
     Queue old = after.queue("old");
     Queue fresh = after.configureQueue("fresh", settings);
-    assertThat(redis.server().command("GET", "hg:{meta}:layout")).isEqualTo("3");
+    assertThat(redis.server().command("GET", "hg:{meta}:layout")).isEqualTo(Keys.LAYOUT_VERSION);
     old.enqueueAll(MANY.stream().map(HourglassTestBase::job).toList());
     fresh.enqueueAll(MANY.stream().map(HourglassTestBase::job).toList());
 
-    assertThat(redis.server().command("HGET", "hg:{old.0}:meta", "pools")).isEqualTo("7");
+    assertThat(redis.server().command("HGET", "hg:{old.0}:meta", "pools")).isEqualTo("7:ids");
     assertThat(redis.server().command("HGET", "hg:{fresh.0}:meta", "pools"))
-        .isEqualTo("7:staggered");
+        .isEqualTo("7:staggered:ids");
     for (String id : MANY) {
       assertThat(pool("old", id)).isEqualTo(Keys.poolIndex(id, POOLS, false));
       assertThat(pool("fresh", id)).isEqualTo(Keys.poolIndex(id, POOLS, true));
@@ -102,6 +105,82 @@ class LayoutUpgradeTest extends HourglassTestBase {
   }
 
   @Test
+  void slotEntriesOfLayout3CarryingTheirDueTimeAreLoadedBesideBareOnes() {
+    Hourglass before = manual();
+    QueueSettings settings =
+        QueueSettings.builder().pools(POOLS).slotWidth(Duration.ofSeconds(1)).build();
+    Queue q = before.configureQueue("slotted", settings);
+    // Due 2.5 to 3.5 s out: slot lists starting 1.5 s out or later, which no promoter has loaded.
+    Map<String, Long> due = new HashMap<>();
+    for (EnqueueResult r : q.enqueueAll(slotJobs("old-"))) {
+      due.put(r.id(), r.runAt().toEpochMilli());
+    }
+    // What layout 3 wrote: each slot entry is the due time (6 bytes, little-endian), then the id;
+    // the partition's meta names the pools without ':ids'.
+    List<String> lists = slotLists("slotted");
+    assertThat(lists).isNotEmpty();
+    for (String list : lists) {
+      List<String> ids = List.of(redis.server().command("LRANGE", list, "0", "-1").split("\n"));
+      redis.server().command("DEL", list);
+      for (String id : ids) {
+        redis
+            .server()
+            .command(
+                "EVAL",
+                "return redis.call('RPUSH', KEYS[1], struct.pack('<i6', tonumber(ARGV[1])) .. ARGV[2])",
+                "1",
+                list,
+                Long.toString(due.get(id)),
+                id);
+      }
+    }
+    assertThat(slotEntryCount("slotted")).isEqualTo(JOBS_PER_FORM);
+    redis.server().command("HSET", "hg:{slotted.0}:meta", "pools", POOLS + ":staggered");
+    redis.server().command("SET", "hg:{meta}:layout", "3");
+    before.close();
+
+    Queue upgraded = manual().queue("slotted");
+    assertThat(redis.server().command("GET", "hg:{meta}:layout")).isEqualTo(Keys.LAYOUT_VERSION);
+    // Bare ids join the same lists; the first script marks the partition, so a client of layout 3
+    // (which compares this text with its own "7:staggered") is refused here from now on.
+    List<String> fresh = upgraded.enqueueAll(slotJobs("new-")).stream().map(r -> r.id()).toList();
+    assertThat(redis.server().command("HGET", "hg:{slotted.0}:meta", "pools"))
+        .isEqualTo(POOLS + ":staggered:ids");
+    assertThat(slotEntryCount("slotted")).isEqualTo(2 * JOBS_PER_FORM);
+    List<String> entries = new ArrayList<>();
+    for (String list : slotLists("slotted")) {
+      entries.addAll(List.of(redis.server().command("LRANGE", list, "0", "-1").split("\n")));
+    }
+    assertThat(entries).as("new entries are the bare ids").containsAll(fresh);
+    // Left behind in the old form: the entry of a cancelled job, and the entry of a job moved an
+    // hour out, which names its old due time and so must not load it now.
+    assertThat(upgraded.cancel("old-1")).isTrue();
+    upgraded.reschedule("old-2", Duration.ofHours(1));
+
+    Set<String> expected = new HashSet<>(due.keySet());
+    expected.addAll(fresh);
+    expected.removeAll(List.of("old-1", "old-2"));
+    List<String> seen = new ArrayList<>();
+    long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
+    while (seen.size() < expected.size() && System.nanoTime() < deadline) {
+      upgraded.promote();
+      for (Delivery d : upgraded.claim(100, Duration.ofMinutes(1))) {
+        assertThat(d.payloadAsString()).isEqualTo("payload-" + d.id());
+        seen.add(d.id());
+        upgraded.ack(d.id(), d.receipt());
+      }
+      sleep(50);
+    }
+    assertThat(seen).containsExactlyInAnyOrderElementsOf(expected);
+    assertThat(slotEntryCount("slotted")).as("only the hour-out slot is left").isEqualTo(1);
+    assertThat(upgraded.get("old-2").orElseThrow().state()).isEqualTo(JobState.DELAYED);
+    assertThat(redis.server().command("ZSCORE", "hg:{slotted.0}:near", "old-2"))
+        .as("not loaded by its stale entry")
+        .isNull();
+    assertThat(upgraded.stats().total()).isEqualTo(1);
+  }
+
+  @Test
   void aClientAssumingEvenPoolsIsRefusedOnAStaggeredPartition() {
     Queue q = manual().queue("fresh");
     q.enqueue(job("a"));
@@ -114,6 +193,42 @@ class LayoutUpgradeTest extends HourglassTestBase {
     assertThatThrownBy(() -> even.get("a")).isInstanceOf(LayoutVersionException.class);
     assertThat(q.get("b")).isEmpty();
     assertThat(q.get("a")).isPresent();
+  }
+
+  private static final int JOBS_PER_FORM = 40;
+
+  private static List<JobSpec> slotJobs(String prefix) {
+    return IntStream.range(0, JOBS_PER_FORM)
+        .mapToObj(
+            i ->
+                JobSpec.builder()
+                    .id(prefix + i)
+                    .payload("payload-" + prefix + i)
+                    .delay(Duration.ofMillis(2_500 + 25L * i))
+                    .build())
+        .toList();
+  }
+
+  private static List<String> slotLists(String queue) {
+    String keys = redis.server().command("KEYS", "hg:{" + queue + ".0}:slot:*");
+    return keys == null || keys.isBlank() ? List.of() : List.of(keys.split("\n"));
+  }
+
+  private static long slotEntryCount(String queue) {
+    long total = 0;
+    for (String list : slotLists(queue)) {
+      total += Long.parseLong(redis.server().command("LLEN", list));
+    }
+    return total;
+  }
+
+  private static void sleep(long ms) {
+    try {
+      Thread.sleep(ms);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
   }
 
   private static int pool(String queue, String id) {

@@ -96,11 +96,15 @@ public final class HourglassClient implements Hourglass {
     Failures.await(async.setnx(key, want).toCompletableFuture());
     byte[] stored = Failures.await(async.get(key).toCompletableFuture());
     String version = stored == null ? null : new String(stored, StandardCharsets.UTF_8);
-    if (Keys.LAYOUT_1.equals(version) || Keys.LAYOUT_2.equals(version)) {
+    if (Keys.LAYOUT_1.equals(version)
+        || Keys.LAYOUT_2.equals(version)
+        || Keys.LAYOUT_3.equals(version)) {
       if (Keys.LAYOUT_1.equals(version)) {
         upgradeFromLayout1();
       }
-      // From 2 nothing moves: the queues it created have no poolMap setting and keep even pools.
+      // From 2 or 3 nothing moves: the queues layout 2 created have no poolMap setting and keep
+      // even pools, and each partition's scripts mark it as holding bare slot entries when they
+      // first run on it (prelude.lua, load_meta), which refuses clients of layouts 2 and 3 there.
       Failures.await(async.set(key, want).toCompletableFuture());
       version = Keys.LAYOUT_VERSION;
     }

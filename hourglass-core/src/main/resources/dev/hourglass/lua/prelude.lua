@@ -1,4 +1,4 @@
--- Prelude shared by every Hourglass script (layout version 2). The script registry prepends this file to each
+-- Prelude shared by every Hourglass script (layout version 4). The script registry prepends this file to each
 -- operation script before loading it, so every script sees the same key order and helpers.
 --
 -- Every partition script receives the same ten leading KEYS, all carrying the partition's hash tag {queue.p}:
@@ -20,12 +20,12 @@
 --                             enqueued - acked - cancelled - expired - purged (each removal counts exactly once)
 --   KEYS[10] wake      LIST   wake-up tokens consumers block on (hints only)
 -- Script-specific KEYS follow from KEYS[11].
--- ARGV[1] is always the sub-pool count S the caller assumes; a mismatch with meta.pools is refused.
+-- ARGV[1] is always the partition format the caller assumes (see POOLS_ARG); a mismatch with meta.pools is refused.
 --
 -- A job record (the pool HASH value) is: struct '<Bi6i6i6HHI4' (27 bytes) = format(1), due, created, expireAt
 -- (0 none), attempts (finished attempts), maxAttempts, visibilityMs; then backoff (B length + bytes; length 0 = the
 -- queue's default backoff), lastError (H length + bytes), then the payload bytes to the end. A slot list entry is
--- struct '<i6' due followed by the id.
+-- the id alone; layouts 2 and 3 wrote struct '<i6' due before it, and promote.lua still reads those.
 --
 -- Status codes (first element of a reply, turned into typed errors in Java by ScriptStatus):
 --   0 ok, 1 not found, 2 stale receipt, 3 inflight, 4 duplicate id, 5 dead (wrong state)
@@ -36,8 +36,6 @@ local K_META, K_NEAR, K_SLOTS, K_READY, K_INFLIGHT, K_LEASES, K_DEAD, K_TTL, K_S
 local FIRST_EXTRA_KEY = 11
 local OK, NOT_FOUND, STALE, INFLIGHT, DUPLICATE, DEAD = 0, 1, 2, 3, 4, 5
 local HEADER = '<Bi6i6i6HHI4'
-local SLOT_DUE = '<i6'
-local SLOT_DUE_BYTES = 6
 local MAX_WAKE_TOKENS = 16
 
 local function now_ms()
@@ -45,17 +43,24 @@ local function now_ms()
   return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 end
 
--- ARGV[1] of every partition script: the pool count S, with ':staggered' after it for a queue created by layout 3
--- (see pool_index). The partition's meta keeps the same text, so a client assuming the other spread is refused.
+-- ARGV[1] of every partition script: the pool count S, then ':staggered' for a queue created by layout 3 or later
+-- (see pool_index), then ':ids' (slot entries are bare ids). The partition's meta keeps the same text, so a client
+-- assuming another spread or entry form is refused.
 local POOLS_ARG = ARGV[1]
 local POOLS = tonumber(string.match(POOLS_ARG, '^%d+'))
 local STAGGERED = string.find(POOLS_ARG, ':staggered', 1, true) ~= nil
+-- The text layouts 2 and 3 kept for the same pools: their slot entries carry the due time before the id.
+local LEGACY_POOLS_ARG = (string.gsub(POOLS_ARG, ':ids$', ''))
 local M_WM, M_DUE, M_LOCK_OWNER, M_LOCK_UNTIL, M_RETENTION, M_SIGNALLED
 -- Reads the partition's meta hash once per script and checks the caller's pool count against it.
 local function load_meta(create)
   local m = redis.call('HMGET', K_META, 'pools', 'wm', 'due', 'lo', 'lu', 'ret', 'sig')
   if not m[1] then
     if create then redis.call('HSET', K_META, 'pools', POOLS_ARG) end
+  elseif m[1] == LEGACY_POOLS_ARG and LEGACY_POOLS_ARG ~= POOLS_ARG then
+    -- A partition of layout 2 or 3. Its slot lists may hold (due, id) entries, which promote.lua still reads; bare
+    -- ids follow from now on, which a client of those layouts would misread, so the new text refuses it from here.
+    redis.call('HSET', K_META, 'pools', POOLS_ARG)
   elseif m[1] ~= POOLS_ARG then
     error('HG_LAYOUT partition has ' .. m[1] .. ' pools, caller assumed ' .. POOLS_ARG) -- a string: Redis 6.2 cannot show a table
   end
@@ -137,11 +142,6 @@ local function placement(due, now, slot_key, slot_start)
   return 'near'
 end
 
--- A slot list entry: the due time, then the id.
-local function slot_entry(due, id)
-  return struct.pack(SLOT_DUE, due) .. id
-end
-
 -- Puts a job where placement() says. A slot is loaded lookahead ms before it starts. Returns 'ready' or 'delayed',
 -- and whether the job is due before any promoter work known so far (meta.due): then promoters must be woken.
 -- A ready job needs no promoter: the caller wakes a consumer.
@@ -151,7 +151,7 @@ local function place(id, due, now, slot_key, slot_start, lookahead)
     redis.call('ZADD', K_NEAR, due, id)
     return 'ready', false
   elseif where == 'slot' then
-    if redis.call('RPUSH', slot_key, slot_entry(due, id)) == 1 then
+    if redis.call('RPUSH', slot_key, id) == 1 then
       redis.call('ZADD', K_SLOTS, slot_start, slot_start)
     end
     lower_due(slot_start - lookahead)

@@ -79,6 +79,24 @@ local target = now + lookahead
 local declared = {}
 for i = 1, m do declared[tonumber(ARGV[8 + i])] = KEYS[pool_base + POOLS + i - 1] end
 local wm = watermark(now)
+local ID_CHARS = '^[A-Za-z0-9._:%-]+$'
+local LEGACY_DUE, LEGACY_DUE_BYTES = '<i6', 6
+local LEGACY_SPAN = 1099511627776 -- 2^40 ms: how far past its slot's start a due-time entry's due may lie
+-- Loads the job of a slot entry into near at the due time its record holds, if it still waits for it: its record
+-- exists, it is neither leased nor dead, and, for an entry that names a due time, the record's is the same.
+-- Entries left behind by cancel or reschedule are skipped that way. A job already in near has its due time as its
+-- score, so adding it again changes nothing; a job rescheduled to a later slot may be loaded early, which only
+-- means it waits in near (claim takes a job from near when it is due).
+local function load_entry(id, entry_due)
+  local rec = redis.call('HGET', pool_of(id), id)
+  if not rec then return end
+  local due = decode(rec).due
+  if (entry_due == nil or entry_due == due) and not set_state(id) then
+    if redis.call('ZADD', K_NEAR, due, id) == 1 and due <= now then
+      made_ready = made_ready + 1 -- a late pass: ready at once
+    end
+  end
+end
 local loaded = 0
 local blocked_at = nil
 while true do
@@ -93,14 +111,15 @@ while true do
   end
   local entries = redis.call('LRANGE', slot_key, 0, budget - loaded - 1)
   for _, e in ipairs(entries) do
-    local due = struct.unpack(SLOT_DUE, e)
-    local id = string.sub(e, SLOT_DUE_BYTES + 1)
-    local rec = redis.call('HGET', pool_of(id), id)
-    -- Skip entries left behind by cancel or reschedule: the record must still wait at this due time, leased or
-    -- dead it is not. A job already in near has this due time as its score, so adding it again changes nothing.
-    if rec and decode(rec).due == due and not set_state(id) then
-      if redis.call('ZADD', K_NEAR, due, id) == 1 and due <= now then
-        made_ready = made_ready + 1 -- a late pass: ready at once
+    -- An entry is a bare id; one written by layout 2 or 3 is the due time (6 bytes) and then the id. An id has only
+    -- the characters of ID_CHARS, and the sixth byte of a due-time entry is due >> 40, which stays below them until
+    -- the year 3538: a slot that far out can hold both forms, so both readings are tried there.
+    local bare = string.find(e, ID_CHARS) ~= nil
+    if bare then load_entry(e, nil) end
+    if #e > LEGACY_DUE_BYTES then
+      local due = struct.unpack(LEGACY_DUE, e)
+      if not bare or (due >= start and due - start < LEGACY_SPAN) then
+        load_entry(string.sub(e, LEGACY_DUE_BYTES + 1), due)
       end
     end
   end
