@@ -6,6 +6,7 @@ import dev.hourglass.server.auth.Auth;
 import dev.hourglass.server.config.ServerConfig;
 import dev.hourglass.server.http.ApiContext;
 import dev.hourglass.server.http.ApiException;
+import dev.hourglass.server.http.ErrorMapper;
 import dev.hourglass.server.http.JsonErrorHandler;
 import dev.hourglass.server.http.Ops;
 import dev.hourglass.server.http.Routes;
@@ -93,7 +94,11 @@ public final class HourglassServer implements AutoCloseable {
                             405, "method_not_allowed", "HEAD is not supported; use GET");
                       }
                     });
-                c.routes.after(ctx -> timeRequest(metrics, ctx));
+                c.routes.after(
+                    ctx -> {
+                      ErrorMapper.drainBody(ctx);
+                      timeRequest(metrics, ctx);
+                    });
                 Routes.install(c, api, ops);
               });
       app.start();

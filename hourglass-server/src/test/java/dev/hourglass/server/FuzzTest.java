@@ -16,11 +16,10 @@ import dev.hourglass.Queue;
 import dev.hourglass.embedded.RedisServer;
 import dev.hourglass.server.FuzzRequests.RawReq;
 import dev.hourglass.server.FuzzRequests.Req;
+import dev.hourglass.server.RawHttp.Answer;
 import dev.hourglass.server.auth.Role;
 import dev.hourglass.server.auth.TokenRule;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -31,7 +30,6 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
@@ -227,12 +225,6 @@ class FuzzTest {
     return RedisState.read(redis);
   }
 
-  private record Answer(int status, String contentType, byte[] body) {
-    String text() {
-      return new String(body, StandardCharsets.UTF_8);
-    }
-  }
-
   /**
    * The three properties. {@code raw}: the request line may name an HTTP version the server does
    * not speak, and 505 is the right answer to that (not a fault of the server).
@@ -325,79 +317,10 @@ class FuzzTest {
       socket.getOutputStream().write(bytes);
       socket.getOutputStream().flush();
       socket.shutdownOutput();
-      return parseResponse(socket.getInputStream(), "HEAD".equals(r.method()));
+      return RawHttp.read(socket.getInputStream(), "HEAD".equals(r.method()));
     } catch (IOException e) {
       throw new UncheckedIOException("no answer to " + r, e);
     }
-  }
-
-  /** The first final response on the stream (after any 1xx interim ones). */
-  private static Answer parseResponse(InputStream in, boolean head) throws IOException {
-    while (true) {
-      String statusLine = readLine(in);
-      assertThat(statusLine).as("status line").startsWith("HTTP/1.");
-      int status = Integer.parseInt(statusLine.split(" ", 3)[1]);
-      if (status >= 200) {
-        return parseRest(in, status, head);
-      }
-      while (!readLine(in).isEmpty()) {
-        // headers of an interim response
-      }
-    }
-  }
-
-  private static Answer parseRest(InputStream in, int status, boolean head) throws IOException {
-    String contentType = null;
-    long length = -1;
-    boolean chunked = false;
-    for (String line = readLine(in); !line.isEmpty(); line = readLine(in)) {
-      int colon = line.indexOf(':');
-      String name = line.substring(0, colon).trim().toLowerCase(Locale.ROOT);
-      String value = line.substring(colon + 1).trim();
-      switch (name) {
-        case "content-type" -> contentType = value;
-        case "content-length" -> length = Long.parseLong(value);
-        case "transfer-encoding" -> chunked = value.toLowerCase(Locale.ROOT).contains("chunked");
-        default -> {}
-      }
-    }
-    byte[] body;
-    if (head || status == 204 || status == 304) {
-      body = new byte[0];
-    } else if (chunked) {
-      body = readChunked(in);
-    } else if (length >= 0) {
-      body = in.readNBytes((int) length);
-    } else {
-      body = in.readAllBytes();
-    }
-    return new Answer(status, contentType, body);
-  }
-
-  private static byte[] readChunked(InputStream in) throws IOException {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    while (true) {
-      String size = readLine(in).split(";", 2)[0].trim();
-      int n = Integer.parseInt(size, 16);
-      if (n == 0) {
-        return out.toByteArray();
-      }
-      out.writeBytes(in.readNBytes(n));
-      readLine(in);
-    }
-  }
-
-  private static String readLine(InputStream in) throws IOException {
-    ByteArrayOutputStream line = new ByteArrayOutputStream();
-    for (int b = in.read(); b != '\n'; b = in.read()) {
-      if (b < 0) {
-        throw new IOException("connection closed in the middle of a response: " + line);
-      }
-      if (b != '\r') {
-        line.write(b);
-      }
-    }
-    return line.toString(StandardCharsets.ISO_8859_1);
   }
 
   // ---- seed state ----

@@ -74,14 +74,8 @@ public final class ErrorMapper {
     return new ApiException(500, "internal", "internal error; the server log has the details");
   }
 
-  /**
-   * Answers a failure in the API's error shape. A request refused before its body was read (401,
-   * 403, 405, a bad queue name) has the rest of its body read and dropped first, up to {@value
-   * #DRAIN_LIMIT} bytes: otherwise Jetty closes the connection while the client is still sending,
-   * and the client sees a broken connection instead of the answer.
-   */
+  /** Answers a failure in the API's error shape. */
   public static void answer(Context ctx, Throwable failure) {
-    drainBody(ctx);
     ApiException e = toApi(failure);
     ctx.status(e.status());
     ctx.contentType("application/json");
@@ -90,7 +84,15 @@ public final class ErrorMapper {
 
   static final int DRAIN_LIMIT = 16 * 1024 * 1024;
 
-  private static void drainBody(Context ctx) {
+  /**
+   * Reads and drops what is left of the request body, up to {@value #DRAIN_LIMIT} bytes; the server
+   * runs it after every request, before the answer goes out. A request refused before its body was
+   * read (401, 403, 405, a bad queue name), or a route with no use for a body (a GET that has one),
+   * would otherwise leave it unread: Jetty then closes the connection, while the client is still
+   * sending (it sees a broken connection instead of the answer) or after the answer, without saying
+   * so (a client reusing the connection gets no answer to its next request).
+   */
+  public static void drainBody(Context ctx) {
     try {
       java.io.InputStream in = ctx.req().getInputStream();
       byte[] buffer = new byte[8192];
