@@ -2,6 +2,7 @@ package dev.hourglass;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import dev.hourglass.internal.Keys;
 import java.time.Duration;
@@ -161,16 +162,19 @@ class LayoutUpgradeTest extends HourglassTestBase {
     expected.addAll(fresh);
     expected.removeAll(List.of("old-1", "old-2"));
     List<String> seen = new ArrayList<>();
-    long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
-    while (seen.size() < expected.size() && System.nanoTime() < deadline) {
-      upgraded.promote();
-      for (Delivery d : upgraded.claim(100, Duration.ofMinutes(1))) {
-        assertThat(d.payloadAsString()).isEqualTo("payload-" + d.id());
-        seen.add(d.id());
-        upgraded.ack(d.id(), d.receipt());
-      }
-      sleep(50);
-    }
+    await()
+        .atMost(Duration.ofSeconds(15))
+        .pollInterval(Duration.ofMillis(50))
+        .until(
+            () -> {
+              upgraded.promote();
+              for (Delivery d : upgraded.claim(100, Duration.ofMinutes(1))) {
+                assertThat(d.payloadAsString()).isEqualTo("payload-" + d.id());
+                seen.add(d.id());
+                upgraded.ack(d.id(), d.receipt());
+              }
+              return seen.size() >= expected.size();
+            });
     assertThat(seen).containsExactlyInAnyOrderElementsOf(expected);
     assertThat(slotEntryCount("slotted")).as("only the hour-out slot is left").isEqualTo(1);
     assertThat(upgraded.get("old-2").orElseThrow().state()).isEqualTo(JobState.DELAYED);
@@ -220,15 +224,6 @@ class LayoutUpgradeTest extends HourglassTestBase {
       total += Long.parseLong(redis.server().command("LLEN", list));
     }
     return total;
-  }
-
-  private static void sleep(long ms) {
-    try {
-      Thread.sleep(ms);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
-    }
   }
 
   private static int pool(String queue, String id) {
