@@ -41,7 +41,9 @@ class LayoutUpgradeTest extends HourglassTestBase {
       redis.server().command("ZADD", "hg:{legacy.0}:ready", due, id);
     }
     redis.server().command("HSET", "hg:{legacy.0}:meta", "due", "9000000000000000");
-    redis.server().command("HDEL", "hg:{legacy.0}:meta", "lo", "lu"); // its promoter lock lapsed
+    // Its promoter lock lapsed (layout 1 kept it in lo/lu; po/pu and the stand-down are layout
+    // 4's).
+    redis.server().command("HDEL", "hg:{legacy.0}:meta", "lo", "lu", "po", "pu");
     redis.server().command("SET", "hg:{meta}:layout", "1");
     before.close();
 
@@ -77,9 +79,9 @@ class LayoutUpgradeTest extends HourglassTestBase {
     old.enqueueAll(MANY.stream().map(HourglassTestBase::job).toList());
     fresh.enqueueAll(MANY.stream().map(HourglassTestBase::job).toList());
 
-    assertThat(redis.server().command("HGET", "hg:{old.0}:meta", "pools")).isEqualTo("7:ids");
+    assertThat(redis.server().command("HGET", "hg:{old.0}:meta", "pools")).isEqualTo("7");
     assertThat(redis.server().command("HGET", "hg:{fresh.0}:meta", "pools"))
-        .isEqualTo("7:staggered:ids");
+        .isEqualTo("7:staggered");
     for (String id : MANY) {
       assertThat(pool("old", id)).isEqualTo(Keys.poolIndex(id, POOLS, false));
       assertThat(pool("fresh", id)).isEqualTo(Keys.poolIndex(id, POOLS, true));
@@ -106,22 +108,20 @@ class LayoutUpgradeTest extends HourglassTestBase {
   }
 
   @Test
-  void slotEntriesOfLayout3CarryingTheirDueTimeAreLoadedBesideBareOnes() {
+  void slotEntriesOfLayout3AreReadAndBareOnesFollowOnceOlderPromotersStandDown() {
     Hourglass before = manual();
     QueueSettings settings =
         QueueSettings.builder().pools(POOLS).slotWidth(Duration.ofSeconds(1)).build();
     Queue q = before.configureQueue("slotted", settings);
-    // Due 2.5 to 3.5 s out: slot lists starting 1.5 s out or later, which no promoter has loaded.
+    // Due 4 to 5 s out: slot lists starting 3 s out or later, which no promoter loads for 2 s.
     Map<String, Long> due = new HashMap<>();
     for (EnqueueResult r : q.enqueueAll(slotJobs("old-"))) {
       due.put(r.id(), r.runAt().toEpochMilli());
     }
-    // What layout 3 wrote: each slot entry is the due time (6 bytes, little-endian), then the id;
-    // the partition's meta names the pools without ':ids'.
-    List<String> lists = slotLists("slotted");
-    assertThat(lists).isNotEmpty();
-    for (String list : lists) {
-      List<String> ids = List.of(redis.server().command("LRANGE", list, "0", "-1").split("\n"));
+    // What layout 3 left: each slot entry the due time (6 bytes, little-endian), then the id; its
+    // promoter lock in lo/lu (lapsed), none in po/pu.
+    for (String list : slotLists("slotted")) {
+      List<String> ids = slotListEntries(list);
       redis.server().command("DEL", list);
       for (String id : ids) {
         redis
@@ -135,30 +135,34 @@ class LayoutUpgradeTest extends HourglassTestBase {
                 id);
       }
     }
-    assertThat(slotEntryCount("slotted")).isEqualTo(JOBS_PER_FORM);
-    redis.server().command("HSET", "hg:{slotted.0}:meta", "pools", POOLS + ":staggered");
+    assertThat(slotEntryCount("slotted")).isEqualTo(JOBS_PER_SET);
+    redis.server().command("HDEL", META, "po", "pu");
+    redis.server().command("HSET", META, "lo", "a-layout-3-promoter", "lu", "1");
     redis.server().command("SET", "hg:{meta}:layout", "3");
     before.close();
 
     Queue upgraded = manual().queue("slotted");
     assertThat(redis.server().command("GET", "hg:{meta}:layout")).isEqualTo(Keys.LAYOUT_VERSION);
-    // Bare ids join the same lists; the first script marks the partition, so a client of layout 3
-    // (which compares this text with its own "7:staggered") is refused here from now on.
-    List<String> fresh = upgraded.enqueueAll(slotJobs("new-")).stream().map(r -> r.id()).toList();
-    assertThat(redis.server().command("HGET", "hg:{slotted.0}:meta", "pools"))
-        .isEqualTo(POOLS + ":staggered:ids");
-    assertThat(slotEntryCount("slotted")).isEqualTo(2 * JOBS_PER_FORM);
-    List<String> entries = new ArrayList<>();
-    for (String list : slotLists("slotted")) {
-      entries.addAll(List.of(redis.server().command("LRANGE", list, "0", "-1").split("\n")));
-    }
-    assertThat(entries).as("new entries are the bare ids").containsAll(fresh);
+    // No layout-4 promoter has run here yet, so a layout-3 one still may: entries keep its form.
+    List<String> middle = ids(upgraded.enqueueAll(slotJobs("mid-")));
+    assertThat(slotEntryCount("slotted")).isEqualTo(2 * JOBS_PER_SET);
+    assertThat(allSlotEntries()).as("written in the old form").doesNotContainAnyElementsOf(middle);
+
+    upgraded.promote();
+    // Older promoters stand down: their lock is held for about 95 years.
+    assertThat(redis.server().command("HGET", META, "lo")).isEqualTo("layout4");
+    assertThat(Long.parseLong(redis.server().command("HGET", META, "lu")))
+        .isGreaterThan(System.currentTimeMillis() + Duration.ofDays(90 * 365).toMillis());
+    List<String> fresh = ids(upgraded.enqueueAll(slotJobs("new-")));
+    assertThat(slotEntryCount("slotted")).isEqualTo(3 * JOBS_PER_SET);
+    assertThat(allSlotEntries()).as("bare ids, in the same lists").containsAll(fresh);
     // Left behind in the old form: the entry of a cancelled job, and the entry of a job moved an
     // hour out, which names its old due time and so must not load it now.
     assertThat(upgraded.cancel("old-1")).isTrue();
     upgraded.reschedule("old-2", Duration.ofHours(1));
 
     Set<String> expected = new HashSet<>(due.keySet());
+    expected.addAll(middle);
     expected.addAll(fresh);
     expected.removeAll(List.of("old-1", "old-2"));
     List<String> seen = new ArrayList<>();
@@ -199,16 +203,17 @@ class LayoutUpgradeTest extends HourglassTestBase {
     assertThat(q.get("a")).isPresent();
   }
 
-  private static final int JOBS_PER_FORM = 40;
+  private static final int JOBS_PER_SET = 40;
+  private static final String META = "hg:{slotted.0}:meta";
 
   private static List<JobSpec> slotJobs(String prefix) {
-    return IntStream.range(0, JOBS_PER_FORM)
+    return IntStream.range(0, JOBS_PER_SET)
         .mapToObj(
             i ->
                 JobSpec.builder()
                     .id(prefix + i)
                     .payload("payload-" + prefix + i)
-                    .delay(Duration.ofMillis(2_500 + 25L * i))
+                    .delay(Duration.ofMillis(4_000 + 25L * i))
                     .build())
         .toList();
   }
@@ -216,6 +221,23 @@ class LayoutUpgradeTest extends HourglassTestBase {
   private static List<String> slotLists(String queue) {
     String keys = redis.server().command("KEYS", "hg:{" + queue + ".0}:slot:*");
     return keys == null || keys.isBlank() ? List.of() : List.of(keys.split("\n"));
+  }
+
+  private static List<String> ids(List<EnqueueResult> results) {
+    return results.stream().map(EnqueueResult::id).toList();
+  }
+
+  /** The entries of a slot list as text: bare ids come out whole, due-time entries garbled. */
+  private static List<String> slotListEntries(String list) {
+    return List.of(redis.server().command("LRANGE", list, "0", "-1").split("\\n"));
+  }
+
+  private static List<String> allSlotEntries() {
+    List<String> entries = new ArrayList<>();
+    for (String list : slotLists("slotted")) {
+      entries.addAll(slotListEntries(list));
+    }
+    return entries;
   }
 
   private static long slotEntryCount(String queue) {

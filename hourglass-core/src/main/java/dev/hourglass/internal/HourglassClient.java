@@ -103,8 +103,8 @@ public final class HourglassClient implements Hourglass {
         upgradeFromLayout1();
       }
       // From 2 or 3 nothing moves: the queues layout 2 created have no poolMap setting and keep
-      // even pools, and each partition's scripts mark it as holding bare slot entries when they
-      // first run on it (prelude.lua, load_meta), which refuses clients of layouts 2 and 3 there.
+      // even pools, and a partition's slot entries become bare ids once a promoter of this layout
+      // has made older promoters stand down there (prelude.lua, stand_down_older).
       Failures.await(async.set(key, want).toCompletableFuture());
       version = Keys.LAYOUT_VERSION;
     }

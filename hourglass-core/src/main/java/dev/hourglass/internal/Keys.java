@@ -15,7 +15,7 @@ public final class Keys {
    * Version of the Redis layout these keys and the Lua scripts implement. Version 2 keeps ready
    * jobs in near, where version 1 moved them to the ready set; it reads version-1 data as it is.
    * Version 3 creates queues with staggered pools ({@link #poolIndex}); queues created before keep
-   * their even pools. Version 4 writes slot-list entries as the bare id, where 2 and 3 put the due
+   * their even pools. Version 4 writes slot-list entries as the bare id, where 1 to 3 put the due
    * time before it; it reads both.
    */
   public static final String LAYOUT_VERSION = "4";

@@ -18,7 +18,7 @@ final class PartitionRef {
     this.staggered = staggered;
     this.keys = keys.partition(queue, index);
     this.fixed = this.keys.fixedKeys();
-    this.poolsArg = (staggered ? pools + ":staggered" : Integer.toString(pools)) + ":ids";
+    this.poolsArg = staggered ? pools + ":staggered" : Integer.toString(pools);
   }
 
   /** The pool key of a job id. */
@@ -46,8 +46,8 @@ final class PartitionRef {
   }
 
   /**
-   * ARGV starting with the partition format every partition script expects: the pool count, {@code
-   * :staggered} when the pools are, and {@code :ids} (slot entries are bare ids, since layout 4).
+   * ARGV starting with the pool count, followed by {@code :staggered} when the pools are, as every
+   * partition script expects.
    */
   Args argv() {
     return new Args().add(poolsArg);

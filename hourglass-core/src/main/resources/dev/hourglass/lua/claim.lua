@@ -19,8 +19,9 @@ if more then
   ids[n_ids] = nil
   n_ids = max
 end
-redis.call('ZREM', K_NEAR, unpack(ids))
+-- Meta first: a script refused by its check (HG_LAYOUT) must not have taken the jobs out of near already.
 load_meta(false)
+redis.call('ZREM', K_NEAR, unpack(ids))
 local vis_override = tonumber(ARGV[3])
 local prefix = ARGV[4] .. '-'
 -- Byte codes of the URL-safe base-64 alphabet: the claim index as two characters, without the sprintf that number

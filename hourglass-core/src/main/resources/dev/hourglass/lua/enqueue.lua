@@ -99,7 +99,7 @@ for j = 0, n - 1 do
         slot_order[#slot_order + 1] = slot_key
       end
       list.n = list.n + 1
-      list[list.n] = id -- a slot entry is the bare id: the record holds the due time
+      list[list.n] = slot_entry(due, id)
       if slot_min == nil or slot_start < slot_min then slot_min = slot_start end
     else
       near_args[n_near + 1], near_args[n_near + 2] = due, id

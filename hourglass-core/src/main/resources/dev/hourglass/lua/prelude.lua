@@ -4,11 +4,14 @@
 -- Every partition script receives the same ten leading KEYS, all carrying the partition's hash tag {queue.p}:
 --   KEYS[1]  meta      HASH   pools (sub-pool count S); wm (watermark ms: due < wm lives in near, due >= wm in a
 --                             slot); due (no promoter work is needed before this time: every writer that adds earlier
---                             work lowers it, so an idle promoter pass is one HMGET); lo, lu (promoter lock owner and
---                             the time its lock lapses); ret (dead-letter retention the last full pass applied);
---                             sig (due jobs in near up to this time have been announced with wake tokens)
---   KEYS[2]  near      ZSET   id -> due ms, every job waiting for its time or for a consumer, due before the
---                             watermark: the ones due by now are ready, and claim takes them oldest due first
+--                             work lowers it, so an idle promoter pass is one HMGET); po, pu (promoter lock owner and
+--                             the time its lock lapses); lo, lu (the promoter lock of layouts 1 to 3: 'layout4' and
+--                             a time about 95 years out once layout 4 serves the partition, see stand_down_older());
+--                             ret (dead-letter retention the last full pass applied); sig (due jobs in near up to
+--                             this time have been announced with wake tokens)
+--   KEYS[2]  near      ZSET   id -> due ms, every job waiting for its time or for a consumer that is due before the
+--                             watermark (and some later ones, see promote.lua): the ones due by now are ready, and
+--                             claim takes them oldest due first
 --   KEYS[3]  slots     ZSET   slotStart -> slotStart, index of non-empty slot lists
 --   KEYS[4]  ready     ZSET   id -> due ms, layout 1 only: due jobs a layout-1 promoter moved out of near. Layout 2
 --                             writes nothing here; a full promoter pass folds what is left back into near
@@ -20,12 +23,12 @@
 --                             enqueued - acked - cancelled - expired - purged (each removal counts exactly once)
 --   KEYS[10] wake      LIST   wake-up tokens consumers block on (hints only)
 -- Script-specific KEYS follow from KEYS[11].
--- ARGV[1] is always the partition format the caller assumes (see POOLS_ARG); a mismatch with meta.pools is refused.
+-- ARGV[1] is always the pool count S the caller assumes (see POOLS_ARG); a mismatch with meta.pools is refused.
 --
 -- A job record (the pool HASH value) is: struct '<Bi6i6i6HHI4' (27 bytes) = format(1), due, created, expireAt
 -- (0 none), attempts (finished attempts), maxAttempts, visibilityMs; then backoff (B length + bytes; length 0 = the
 -- queue's default backoff), lastError (H length + bytes), then the payload bytes to the end. A slot list entry is
--- the id alone; layouts 2 and 3 wrote struct '<i6' due before it, and promote.lua still reads those.
+-- the id alone; layouts 1 to 3 wrote struct '<i6' due before it, and promote.lua reads both (see slot_entry()).
 --
 -- Status codes (first element of a reply, turned into typed errors in Java by ScriptStatus):
 --   0 ok, 1 not found, 2 stale receipt, 3 inflight, 4 duplicate id, 5 dead (wrong state)
@@ -43,29 +46,50 @@ local function now_ms()
   return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 end
 
--- ARGV[1] of every partition script: the pool count S, then ':staggered' for a queue created by layout 3 or later
--- (see pool_index), then ':ids' (slot entries are bare ids). The partition's meta keeps the same text, so a client
--- assuming another spread or entry form is refused.
+-- ARGV[1] of every partition script: the pool count S, with ':staggered' after it for a queue created by layout 3
+-- or later (see pool_index). The partition's meta keeps the same text, so a client assuming the other spread is
+-- refused.
 local POOLS_ARG = ARGV[1]
 local POOLS = tonumber(string.match(POOLS_ARG, '^%d+'))
 local STAGGERED = string.find(POOLS_ARG, ':staggered', 1, true) ~= nil
--- The text layouts 2 and 3 kept for the same pools: their slot entries carry the due time before the id.
-local LEGACY_POOLS_ARG = (string.gsub(POOLS_ARG, ':ids$', ''))
+
+-- Promoters of layouts 1 to 3 take their lock in meta lo/lu and read every slot entry as a due time followed by an
+-- id; a bare id would be misread, and its job never loaded. So before a partition gets bare entries, layout 4 holds
+-- that old lock for good: such a promoter then finds it taken and stays idle (and sleeps until it lapses: about 95
+-- years, kept below 2^63 ns ahead, which the old client's wait computes). Layout-4 promoters lock with po/pu instead.
+-- The other scripts of those layouts go on working beside layout 4: they read no slot list, and the (due, id)
+-- entries they write are read by layout-4 promoters.
+local OLDER_PROMOTERS_OFF, OLDER_PROMOTERS_OFF_MS = 'layout4', 3000000000000
 local M_WM, M_DUE, M_LOCK_OWNER, M_LOCK_UNTIL, M_RETENTION, M_SIGNALLED
--- Reads the partition's meta hash once per script and checks the caller's pool count against it.
+local M_BARE_ENTRIES -- older promoters stand down: slot entries may be bare ids
+local function stand_down_older(now)
+  if M_BARE_ENTRIES then return end
+  redis.call('HSET', K_META, 'lo', OLDER_PROMOTERS_OFF, 'lu', now + OLDER_PROMOTERS_OFF_MS)
+  M_BARE_ENTRIES = true
+end
+
+-- Reads the partition's meta hash once per script and checks the caller's pool count against it. A partition it
+-- creates gets bare slot entries from the start.
 local function load_meta(create)
-  local m = redis.call('HMGET', K_META, 'pools', 'wm', 'due', 'lo', 'lu', 'ret', 'sig')
+  local m = redis.call('HMGET', K_META, 'pools', 'wm', 'due', 'po', 'pu', 'ret', 'sig', 'lo')
+  M_BARE_ENTRIES = m[8] == OLDER_PROMOTERS_OFF
   if not m[1] then
-    if create then redis.call('HSET', K_META, 'pools', POOLS_ARG) end
-  elseif m[1] == LEGACY_POOLS_ARG and LEGACY_POOLS_ARG ~= POOLS_ARG then
-    -- A partition of layout 2 or 3. Its slot lists may hold (due, id) entries, which promote.lua still reads; bare
-    -- ids follow from now on, which a client of those layouts would misread, so the new text refuses it from here.
-    redis.call('HSET', K_META, 'pools', POOLS_ARG)
+    if create then
+      redis.call('HSET', K_META, 'pools', POOLS_ARG)
+      stand_down_older(now_ms())
+    end
   elseif m[1] ~= POOLS_ARG then
     error('HG_LAYOUT partition has ' .. m[1] .. ' pools, caller assumed ' .. POOLS_ARG) -- a string: Redis 6.2 cannot show a table
   end
   M_WM, M_DUE, M_LOCK_OWNER, M_LOCK_UNTIL, M_RETENTION = tonumber(m[2]), tonumber(m[3]), m[4], tonumber(m[5]), m[6]
   M_SIGNALLED = tonumber(m[7])
+end
+
+-- A slot list entry: the bare id once older promoters stand down (the record holds the due time), else the due time
+-- as struct '<i6' followed by the id, as layouts 1 to 3 wrote and read it.
+local function slot_entry(due, id)
+  if M_BARE_ENTRIES then return id end
+  return struct.pack('<i6', due) .. id
 end
 
 -- Promoter work is due at time t (a near job, a lease deadline, a ttl, a slot to load): lower meta.due to it.
@@ -151,7 +175,7 @@ local function place(id, due, now, slot_key, slot_start, lookahead)
     redis.call('ZADD', K_NEAR, due, id)
     return 'ready', false
   elseif where == 'slot' then
-    if redis.call('RPUSH', slot_key, id) == 1 then
+    if redis.call('RPUSH', slot_key, slot_entry(due, id)) == 1 then
       redis.call('ZADD', K_SLOTS, slot_start, slot_start)
     end
     lower_due(slot_start - lookahead)

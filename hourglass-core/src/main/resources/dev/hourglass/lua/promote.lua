@@ -1,4 +1,4 @@
--- promote: one promoter pass over a partition. Safe to run from many processes: a leadership lock (meta lo/lu)
+-- promote: one promoter pass over a partition. Safe to run from many processes: a leadership lock (meta po/pu)
 -- lets one promote and answers the others at once with the time to try again. When meta.due says nothing is due
 -- yet, the pass ends after one HMGET and TIME: that is what an idle safety sweep costs.
 -- KEYS[1..10] the partition keys; KEYS[11..10+S] every pool HASH in index order; then KEYS[11+S..] slot LISTs the
@@ -19,8 +19,10 @@ if M_LOCK_OWNER and M_LOCK_OWNER ~= owner and M_LOCK_UNTIL and M_LOCK_UNTIL > no
   return { 0, 0, 0, M_LOCK_UNTIL, now, 0 }
 end
 if M_LOCK_OWNER ~= owner or M_LOCK_UNTIL == nil or M_LOCK_UNTIL - now < lock_ms / 2 then
-  redis.call('HSET', K_META, 'lo', owner, 'lu', now + lock_ms)
+  redis.call('HSET', K_META, 'po', owner, 'pu', now + lock_ms)
 end
+-- This promoter serves the partition now: promoters of older layouts stand down, and slot entries may be bare ids.
+stand_down_older(now)
 -- Idle unless something is due or the retention settings changed since the last full pass.
 local retention = ARGV[6] .. ':' .. ARGV[7]
 if M_DUE and M_DUE > now and M_RETENTION == retention then
@@ -111,9 +113,10 @@ while true do
   end
   local entries = redis.call('LRANGE', slot_key, 0, budget - loaded - 1)
   for _, e in ipairs(entries) do
-    -- An entry is a bare id; one written by layout 2 or 3 is the due time (6 bytes) and then the id. An id has only
-    -- the characters of ID_CHARS, and the sixth byte of a due-time entry is due >> 40, which stays below them until
-    -- the year 3538: a slot that far out can hold both forms, so both readings are tried there.
+    -- An entry is a bare id, or the due time (6 bytes) and then the id: written before older promoters stood down,
+    -- or by a script of layouts 1 to 3 still running (see slot_entry()). An id has only the characters of ID_CHARS,
+    -- and the sixth byte of a due-time entry is due >> 40, which stays below them until the year 3538: a slot that
+    -- far out can hold both forms, so both readings are tried there.
     local bare = string.find(e, ID_CHARS) ~= nil
     if bare then load_entry(e, nil) end
     if #e > LEGACY_DUE_BYTES then

@@ -40,7 +40,8 @@ final class ContractSupport {
   private static final Pattern PARTITION_META = Pattern.compile("[^:]+:\\{[^}]+\\.\\d+\\}:meta");
 
   /** Fields of a partition's meta hash that the promoter writes on its own (promote.lua). */
-  private static final Set<String> PROMOTER_FIELDS = Set.of("lo", "lu", "wm", "due", "ret", "sig");
+  private static final Set<String> PROMOTER_FIELDS =
+      Set.of("po", "pu", "lo", "lu", "wm", "due", "ret", "sig");
 
   /**
    * Where a delayed job waits: the promoter moves it from its time slot ({@code slots}, {@code

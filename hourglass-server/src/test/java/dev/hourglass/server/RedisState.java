@@ -57,7 +57,7 @@ record RedisState(Map<String, String> digests) {
 
   /**
    * Takes the promoter lock of every partition for an hour, with the fields promote.lua reads
-   * ({@code lo} owner, {@code lu} until, in ms of the Redis clock): the server's promoters then
+   * ({@code po} owner, {@code pu} until, in ms of the Redis clock): the server's promoters then
    * find the lock held by someone else and stay idle, so nothing moves by time (due jobs to ready,
    * lapsed leases back, ttl expiry) unless a request moves it.
    */
@@ -69,7 +69,7 @@ record RedisState(Map<String, String> digests) {
       local n = 0
       for _, k in ipairs(redis.call('KEYS', '*:meta')) do
         if redis.call('TYPE', k)['ok'] == 'hash' then
-          redis.call('HSET', k, 'lo', 'test-holds-the-promoter-lock', 'lu', until_ms)
+          redis.call('HSET', k, 'po', 'test-holds-the-promoter-lock', 'pu', until_ms)
           n = n + 1
         end
       end
