@@ -128,7 +128,9 @@ public final class HourglassClient implements Hourglass {
    * Layout 1 moved due jobs from near to a ready set; layout 2 claims them straight from near, and
    * a full promoter pass folds what layout-1 clients left in ready back into near. Asking every
    * partition of every queue for a full pass (meta.due = 0) is all the upgrade needs: the data
-   * stays where it is, and a layout-1 client still running keeps working beside this one.
+   * stays where it is. A layout-1 client still running keeps working beside this one until a
+   * promoter of this layout has run on a partition: its promoter then stands down there (see
+   * prelude.lua, stand_down_older), so its consumers, which claim from ready, get nothing more.
    */
   private void upgradeFromLayout1() {
     var async = redis.async();

@@ -6,9 +6,9 @@ import dev.hourglass.server.auth.Auth;
 import dev.hourglass.server.config.ServerConfig;
 import dev.hourglass.server.http.ApiContext;
 import dev.hourglass.server.http.ApiException;
-import dev.hourglass.server.http.ErrorMapper;
 import dev.hourglass.server.http.JsonErrorHandler;
 import dev.hourglass.server.http.Ops;
+import dev.hourglass.server.http.RequestBodies;
 import dev.hourglass.server.http.Routes;
 import dev.hourglass.server.metrics.Metrics;
 import dev.hourglass.server.push.PushDeliveries;
@@ -96,7 +96,7 @@ public final class HourglassServer implements AutoCloseable {
                     });
                 c.routes.after(
                     ctx -> {
-                      ErrorMapper.drainBody(ctx);
+                      RequestBodies.drainRest(ctx);
                       timeRequest(metrics, ctx);
                     });
                 Routes.install(c, api, ops);
