@@ -249,7 +249,8 @@ class GracefulShutdownTest {
           .until(() -> queue.stats().acked() >= floor);
       worker.close(Duration.ofSeconds(5));
       QueueStats stats = queue.stats();
-      String leased = redis.server().command("ZRANGE", "hg:{" + name + ".0}:inflight", "0", "-1");
+      String leased =
+          redis.server().command("ZRANGEBYSCORE", "hg:{" + name + ".0}:inflight", "0", "+inf");
       List<String> stranded =
           leased == null || leased.isEmpty() ? List.of() : List.of(leased.split("\n"));
       int round0 = round;

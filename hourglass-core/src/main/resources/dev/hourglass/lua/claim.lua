@@ -31,7 +31,9 @@ local last_vis, deadline, deadline_str = nil, nil, nil
 local earliest_deadline = nil
 local reply, r = { now }, 1 -- r: length of reply (counters instead of #t, which costs a search per use)
 local leased, expired = 0, 0
-local inflight_args, lease_args = {}, {}
+-- Both lists start with the KEEPER entry: first, so that a key this claim creates starts in the hash-table encoding.
+-- Its lease is KEEPER too, longer than any receipt (at most 64 characters), so no ack or extend can match it.
+local inflight_args, lease_args = { KEEPER_SCORE, KEEPER }, { KEEPER, KEEPER }
 for i = 1, n_ids do
   local id = ids[i]
   local pool_key = KEYS[FIRST_EXTRA_KEY + pool_index(id)]
@@ -54,7 +56,7 @@ for i = 1, n_ids do
       local attempt = attempts + 1
       leased = leased + 1
       local receipt = prefix .. string.char(B64[math.floor(leased / 64) + 1], B64[leased % 64 + 1])
-      local a = 2 * leased
+      local a = 2 * leased + 2
       inflight_args[a - 1], inflight_args[a] = deadline_str, id
       lease_args[a - 1], lease_args[a] = id, receipt
       reply[r + 1], reply[r + 2], reply[r + 3], reply[r + 4], reply[r + 5] = id, rec, attempt, receipt, deadline

@@ -15,8 +15,8 @@
 --   KEYS[3]  slots     ZSET   slotStart -> slotStart, index of non-empty slot lists
 --   KEYS[4]  ready     ZSET   id -> due ms, layout 1 only: due jobs a layout-1 promoter moved out of near. Layout 2
 --                             writes nothing here; a full promoter pass folds what is left back into near
---   KEYS[5]  inflight  ZSET   id -> lease deadline ms
---   KEYS[6]  leases    HASH   id -> receipt of the current delivery
+--   KEYS[5]  inflight  ZSET   id -> lease deadline ms; and KEEPER -> -1 once a claim has leased a job (see KEEPER)
+--   KEYS[6]  leases    HASH   id -> receipt of the current delivery; and KEEPER -> KEEPER likewise
 --   KEYS[7]  dead      ZSET   id -> time of death ms
 --   KEYS[8]  ttl       ZSET   id -> expiry ms, only jobs that have a ttl
 --   KEYS[9]  stats     HASH   counters: enqueued, acked, retried, dead, expired, cancelled, purged; live jobs are
@@ -40,6 +40,16 @@ local FIRST_EXTRA_KEY = 11
 local OK, NOT_FOUND, STALE, INFLIGHT, DUPLICATE, DEAD = 0, 1, 2, 3, 4, 5
 local HEADER = '<Bi6i6i6HHI4'
 local MAX_WAKE_TOKENS = 16
+-- A member of inflight (score KEEPER_SCORE, below every lease deadline) and a field of leases that is not a job:
+-- longer than the 64 bytes up to which Redis keeps a small sorted set or hash in its compact encoding (a ziplist,
+-- listpack in Redis 7), so both keys stay in the hash-table one and are never deleted when their last lease ends.
+-- In the compact encoding every ZADD, HSET, HMGET and ZREM scans the whole key: with the tens to hundreds of leases
+-- a busy queue holds that made claim and ack cost several microseconds more per job. Not a job id (it has spaces),
+-- so no lookup by id finds it; readers of whole ranges start at score 0 (deadlines are epoch ms) and stats leaves
+-- it out. A promoter of an earlier version takes it for a lapsed lease of a missing job and deletes it: harmless,
+-- the next claim writes it again.
+local KEEPER = 'hourglass keeps this key in the hash-table encoding: not a job, see KEEPER in prelude.lua'
+local KEEPER_SCORE = -1
 
 local function now_ms()
   local t = redis.call('TIME')

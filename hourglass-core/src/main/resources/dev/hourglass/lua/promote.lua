@@ -51,7 +51,7 @@ if #expired > 0 then redis.call('HINCRBY', K_STATS, 'expired', #expired) end
 if #expired == budget then more = 1 end
 
 -- 2. Expired leases: the attempt counts; back to near (ready, at their due time), or dead when attempts are spent.
-local lapsed = redis.call('ZRANGEBYSCORE', K_INFLIGHT, '-inf', now, 'LIMIT', 0, budget)
+local lapsed = redis.call('ZRANGEBYSCORE', K_INFLIGHT, 0, now, 'LIMIT', 0, budget) -- from 0: not the KEEPER
 local requeued, killed = 0, 0
 for _, id in ipairs(lapsed) do
   local pool_key = pool_of(id)
@@ -184,7 +184,8 @@ local function head_score(key)
 end
 local next_due = redis.call('ZRANGEBYSCORE', K_NEAR, '(' .. now, '+inf', 'WITHSCORES', 'LIMIT', 0, 1)
 if next_due[2] then consider(tonumber(next_due[2])) end
-consider(head_score(K_INFLIGHT))
+local next_lapse = redis.call('ZRANGEBYSCORE', K_INFLIGHT, 0, '+inf', 'WITHSCORES', 'LIMIT', 0, 1)
+if next_lapse[2] then consider(tonumber(next_lapse[2])) end
 consider(head_score(K_TTL))
 if dead_age > 0 then
   local oldest_dead = head_score(K_DEAD)
