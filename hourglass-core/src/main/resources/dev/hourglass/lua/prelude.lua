@@ -45,11 +45,14 @@ local MAX_WAKE_TOKENS = 16
 -- listpack in Redis 7), so both keys stay in the hash-table one and are never deleted when their last lease ends.
 -- In the compact encoding every ZADD, HSET, HMGET and ZREM scans the whole key: with the tens to hundreds of leases
 -- a busy queue holds that made claim and ack cost several microseconds more per job. Not a job id (it has spaces),
--- so no lookup by id finds it; readers of whole ranges start at score 0 (deadlines are epoch ms) and stats leaves
+-- so no lookup by id finds it; readers of whole ranges start at LEASES_FROM (deadlines are epoch ms) and stats leaves
 -- it out. A promoter of an earlier version takes it for a lapsed lease of a missing job and deletes it: harmless,
 -- the next claim writes it again.
 local KEEPER = 'hourglass keeps this key in the hash-table encoding: not a job, see KEEPER in prelude.lua'
 local KEEPER_SCORE = -1
+local LEASES_FROM = 0 -- every lease deadline (epoch ms) is at or above it, the KEEPER below
+-- The due time before the id in a slot entry of layouts 1 to 3 (see slot_entry()).
+local SLOT_DUE, SLOT_DUE_BYTES = '<i6', 6
 
 local function now_ms()
   local t = redis.call('TIME')
@@ -99,7 +102,7 @@ end
 -- as struct '<i6' followed by the id, as layouts 1 to 3 wrote and read it.
 local function slot_entry(due, id)
   if M_BARE_ENTRIES then return id end
-  return struct.pack('<i6', due) .. id
+  return struct.pack(SLOT_DUE, due) .. id
 end
 
 -- Promoter work is due at time t (a near job, a lease deadline, a ttl, a slot to load): lower meta.due to it.

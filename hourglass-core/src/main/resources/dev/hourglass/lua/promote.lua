@@ -51,7 +51,7 @@ if #expired > 0 then redis.call('HINCRBY', K_STATS, 'expired', #expired) end
 if #expired == budget then more = 1 end
 
 -- 2. Expired leases: the attempt counts; back to near (ready, at their due time), or dead when attempts are spent.
-local lapsed = redis.call('ZRANGEBYSCORE', K_INFLIGHT, 0, now, 'LIMIT', 0, budget) -- from 0: not the KEEPER
+local lapsed = redis.call('ZRANGEBYSCORE', K_INFLIGHT, LEASES_FROM, now, 'LIMIT', 0, budget)
 local requeued, killed = 0, 0
 for _, id in ipairs(lapsed) do
   local pool_key = pool_of(id)
@@ -82,7 +82,6 @@ local declared = {}
 for i = 1, m do declared[tonumber(ARGV[8 + i])] = KEYS[pool_base + POOLS + i - 1] end
 local wm = watermark(now)
 local ID_CHARS = '^[A-Za-z0-9._:%-]+$'
-local LEGACY_DUE, LEGACY_DUE_BYTES = '<i6', 6
 local LEGACY_SPAN = 1099511627776 -- 2^40 ms: how far past its slot's start a due-time entry's due may lie
 -- Loads the job of a slot entry into near at the due time its record holds, if it still waits for it: its record
 -- exists, it is neither leased nor dead, and, for an entry that names a due time, the record's is the same.
@@ -119,10 +118,10 @@ while true do
     -- far out can hold both forms, so both readings are tried there.
     local bare = string.find(e, ID_CHARS) ~= nil
     if bare then load_entry(e, nil) end
-    if #e > LEGACY_DUE_BYTES then
-      local due = struct.unpack(LEGACY_DUE, e)
+    if #e > SLOT_DUE_BYTES then
+      local due = struct.unpack(SLOT_DUE, e)
       if not bare or (due >= start and due - start < LEGACY_SPAN) then
-        load_entry(string.sub(e, LEGACY_DUE_BYTES + 1), due)
+        load_entry(string.sub(e, SLOT_DUE_BYTES + 1), due)
       end
     end
   end
@@ -177,18 +176,17 @@ local next_wake = -1
 local function consider(t)
   if t and (next_wake < 0 or t < next_wake) then next_wake = t end
 end
-local function head_score(key)
-  local h = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
+-- The lowest score in key from min on, or nil.
+local function head_score(key, min)
+  local h = redis.call('ZRANGEBYSCORE', key, min, '+inf', 'WITHSCORES', 'LIMIT', 0, 1)
   if h[2] then return tonumber(h[2]) end
   return nil
 end
-local next_due = redis.call('ZRANGEBYSCORE', K_NEAR, '(' .. now, '+inf', 'WITHSCORES', 'LIMIT', 0, 1)
-if next_due[2] then consider(tonumber(next_due[2])) end
-local next_lapse = redis.call('ZRANGEBYSCORE', K_INFLIGHT, 0, '+inf', 'WITHSCORES', 'LIMIT', 0, 1)
-if next_lapse[2] then consider(tonumber(next_lapse[2])) end
-consider(head_score(K_TTL))
+consider(head_score(K_NEAR, '(' .. now))
+consider(head_score(K_INFLIGHT, LEASES_FROM))
+consider(head_score(K_TTL, '-inf'))
 if dead_age > 0 then
-  local oldest_dead = head_score(K_DEAD)
+  local oldest_dead = head_score(K_DEAD, '-inf')
   if oldest_dead then consider(oldest_dead + dead_age) end
 end
 local upcoming = redis.call('ZRANGE', K_SLOTS, 0, 3)
