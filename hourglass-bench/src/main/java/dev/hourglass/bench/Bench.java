@@ -66,21 +66,30 @@ public final class Bench {
               + " cores");
       for (String system : systems) {
         int warmup = workload.warmupJobs(options);
-        for (int round = 1; warmup > 0 && round <= options.warmupRounds(); round++) {
+        int rounds = workload.warmupRounds(options);
+        for (int round = 1; warmup > 0 && round <= rounds; round++) {
           out.println(
               "# "
                   + system
                   + ": warm-up run "
                   + round
                   + " of "
-                  + options.warmupRounds()
+                  + rounds
                   + ", "
                   + warmup
                   + " jobs, not reported");
           redis.flushAll();
           try (SystemUnderTest sut =
               SystemUnderTest.open(system, redis.uri(), WARMUP_QUEUE, options)) {
-            workload.run(sut, redis, options.withJobs(warmup));
+            // Printed, not reported: how the rates settle from round to round shows when the JIT
+            // is done, so a reader can tell whether the measured run still paid for it.
+            out.println(
+                "# "
+                    + system
+                    + ": warm-up run "
+                    + round
+                    + ": "
+                    + workload.run(sut, redis, options.withJobs(warmup)));
           }
         }
         redis.flushAll();

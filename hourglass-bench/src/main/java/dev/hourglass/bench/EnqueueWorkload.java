@@ -21,6 +21,17 @@ final class EnqueueWorkload implements Workload {
     return o.warmupJobs(o.jobs(DEFAULT_JOBS), 100_000);
   }
 
+  /**
+   * Five rounds: the Hourglass client's single-call rate still climbed from round to round through
+   * the fourth (82k, 133k, 157k, 184k, 216k jobs/s, with the C2 compiler busy on Lettuce's and
+   * Netty's paths), Redisson's from the second on was flat (23k, then 38-40k). The rounds print
+   * their figures, so a cold client's rate stays visible.
+   */
+  @Override
+  public int warmupRounds(Options o) {
+    return o.warmupRounds(5);
+  }
+
   @Override
   public Fields run(SystemUnderTest sut, RedisTarget redis, Options o) throws Exception {
     int jobs = o.jobs(DEFAULT_JOBS);

@@ -32,4 +32,9 @@ interface Workload {
   default int warmupJobs(Options options) {
     return 0;
   }
+
+  /** How many times the warm-up run is made, each on a fresh client and a flushed Redis. */
+  default int warmupRounds(Options options) {
+    return options.warmupRounds(1);
+  }
 }

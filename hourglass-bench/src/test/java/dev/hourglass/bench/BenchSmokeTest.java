@@ -24,6 +24,7 @@ class BenchSmokeTest {
       assertThat(lastOutput)
           .contains("# " + system + ": warm-up run 1 of 2, 200 jobs")
           .contains("# " + system + ": warm-up run 2 of 2, 200 jobs")
+          .containsPattern("# " + system + ": warm-up run 2: jobs=200 .*single_jobs_per_s=[0-9]")
           .contains("# " + system + ": measured run, enqueue");
     }
     for (Map<String, String> r : results) {

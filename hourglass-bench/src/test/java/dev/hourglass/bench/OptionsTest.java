@@ -18,8 +18,13 @@ class OptionsTest {
     assertThat(o.systems()).containsExactly("redisson");
     assertThat(o.seed()).isEqualTo(-3);
     assertThat(o.payloadBytes()).isEqualTo(120);
-    assertThat(o.warmupRounds()).isEqualTo(1);
-    assertThat(Options.parse("e2e", "--warmup-rounds", "3").warmupRounds()).isEqualTo(3);
+    assertThat(Workload.named("e2e").warmupRounds(o)).isEqualTo(1);
+    assertThat(Workload.named("enqueue").warmupRounds(Options.parse("enqueue"))).isEqualTo(5);
+    assertThat(
+            Workload.named("enqueue")
+                .warmupRounds(Options.parse("enqueue", "--warmup-rounds", "2")))
+        .isEqualTo(2);
+    assertThat(Options.parse("e2e", "--warmup-rounds", "3").warmupRounds(1)).isEqualTo(3);
   }
 
   @Test
