@@ -20,7 +20,7 @@ final class FirstTouch {
   private FirstTouch() {}
 
   public static void main(String[] args) {
-    int steps = args.length > 0 ? Integer.parseInt(args[0]) : 12;
+    int steps = args.length == 0 ? 12 : parseSteps(args);
     List<ByteBuffer> kept = new ArrayList<>(steps);
     for (int step = 1; step <= steps; step++) {
       long start = System.nanoTime();
@@ -34,5 +34,20 @@ final class FirstTouch {
               usPerPage));
     }
     System.out.println("# kept " + kept.size() + " blocks");
+  }
+
+  /** STEPS, a whole number from 1 to 64; anything else ends the run with exit code 2. */
+  private static int parseSteps(String[] args) {
+    try {
+      int steps = Integer.parseInt(args[0]);
+      if (args.length == 1 && steps >= 1 && steps <= 64) {
+        return steps;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    System.err.println("usage: hourglass-bench/run first-touch [STEPS], STEPS from 1 to 64 [12]");
+    System.exit(2);
+    throw new AssertionError("unreachable");
   }
 }
