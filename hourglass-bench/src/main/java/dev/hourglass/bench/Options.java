@@ -23,7 +23,8 @@ final class Options {
       Usage: hourglass-bench/run WORKLOAD [options]
              hourglass-bench/run jmh [JMH options]      (micro-benchmarks; -h for JMH's help)
              hourglass-bench/run first-touch [STEPS]    (what this machine charges per 4 KB page of
-                                                         new memory, in STEPS blocks of 256 MB [12])
+                                                         new memory, in STEPS blocks of 256 MB,
+                                                         1 to 64 [12])
 
       Runs WORKLOAD on each system in turn (Hourglass, then Redisson's RDelayedQueue with consumers
       on its RBlockingQueue) against the same Redis, with FLUSHALL before each system, and prints per
