@@ -1,6 +1,7 @@
 package dev.hourglass.embedded;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -14,10 +15,20 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Test;
 
-/** Servers must not outlive the JVM that started them, however it ends. */
+/**
+ * Servers must not outlive the JVM that started them, however it ends.
+ *
+ * <p>The waits below are liveness timeouts, far above what each step takes (a child JVM starts and
+ * exits in about a second; the watchdog checks once a second), so that a loaded machine does not
+ * fail them: they bound how long a broken build hangs, they measure nothing.
+ */
 class OrphanTest {
+  private static final Duration CHILD_STARTS = Duration.ofSeconds(60);
+  private static final Duration CHILD_EXITS = Duration.ofSeconds(60);
+  private static final Duration WATCHDOG_KILLS = Duration.ofSeconds(30);
 
   @Test
   void serverDiesWhenTheJvmIsKilledWithSigkill() throws Exception {
@@ -31,10 +42,12 @@ class OrphanTest {
       assertThat(ProcessHandle.of(redisPid).filter(ProcessHandle::isAlive)).isPresent();
 
       child.destroyForcibly(); // SIGKILL: no shutdown hooks run
-      assertThat(child.waitFor(5, TimeUnit.SECONDS)).isTrue();
+      assertThat(child.waitFor(CHILD_EXITS.toSeconds(), TimeUnit.SECONDS)).isTrue();
 
-      assertThat(awaitGone(redisPid, Duration.ofSeconds(5)))
-          .as("redis-server pid %d still alive 5 s after its JVM was SIGKILLed", redisPid)
+      assertThat(awaitGone(redisPid, WATCHDOG_KILLS))
+          .as(
+              "redis-server pid %d still alive %s after its JVM was SIGKILLed",
+              redisPid, WATCHDOG_KILLS)
           .isTrue();
     } finally {
       child.destroyForcibly();
@@ -55,7 +68,7 @@ class OrphanTest {
       Map<String, String> printed = readChildOutput(child);
       redisPid = Long.parseLong(printed.get("REDIS_PID"));
 
-      assertThat(child.waitFor(10, TimeUnit.SECONDS)).isTrue();
+      assertThat(child.waitFor(CHILD_EXITS.toSeconds(), TimeUnit.SECONDS)).isTrue();
 
       // The hook waits for the kill, so this holds right away, before any watchdog tick.
       assertThat(ProcessHandle.of(redisPid).filter(ProcessHandle::isAlive)).isEmpty();
@@ -76,9 +89,9 @@ class OrphanTest {
       Map<String, String> printed = readChildOutput(child);
       long redisPid = Long.parseLong(printed.get("REDIS_PID"));
 
-      assertThat(child.waitFor(20, TimeUnit.SECONDS)).isTrue();
+      assertThat(child.waitFor(CHILD_EXITS.toSeconds(), TimeUnit.SECONDS)).isTrue();
 
-      // The owner's hook wrote after the JVM began exiting, then stopped the server with SIGTERM.
+      // The owner's hook wrote once the cleanup hook was done, then stopped the server (SIGTERM).
       assertThat(ProcessHandle.of(redisPid).filter(ProcessHandle::isAlive)).isEmpty();
       assertThat(Files.readString(dataDir.resolve(RedisServer.LOG_FILE)))
           .contains("Received SIGTERM")
@@ -102,10 +115,10 @@ class OrphanTest {
       Map<String, String> printed = readChildOutput(child);
       redisPid = Long.parseLong(printed.get("REDIS_PID"));
 
-      assertThat(child.waitFor(10, TimeUnit.SECONDS)).isTrue();
+      assertThat(child.waitFor(CHILD_EXITS.toSeconds(), TimeUnit.SECONDS)).isTrue();
 
-      assertThat(awaitGone(redisPid, Duration.ofSeconds(5)))
-          .as("redis-server pid %d still alive 5 s after its JVM exited", redisPid)
+      assertThat(awaitGone(redisPid, WATCHDOG_KILLS))
+          .as("redis-server pid %d still alive %s after its JVM exited", redisPid, WATCHDOG_KILLS)
           .isTrue();
       try (RedisServer next = RedisServer.builder().persistent().dataDir(dataDir).build()) {
         next.start();
@@ -160,17 +173,19 @@ class OrphanTest {
               }
               throw new AssertionError("Child JVM ended without printing its pid:\n" + all);
             });
-    return result.get(30, TimeUnit.SECONDS);
+    return result.get(CHILD_STARTS.toSeconds(), TimeUnit.SECONDS);
   }
 
-  private static boolean awaitGone(long pid, Duration timeout) throws InterruptedException {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (System.nanoTime() - deadline < 0) {
-      if (ProcessHandle.of(pid).filter(ProcessHandle::isAlive).isEmpty()) {
-        return true;
-      }
-      Thread.sleep(50);
+  /** Whether the process is gone within {@code timeout}. */
+  private static boolean awaitGone(long pid, Duration timeout) {
+    try {
+      await("pid " + pid + " gone")
+          .atMost(timeout)
+          .pollInterval(Duration.ofMillis(50))
+          .until(() -> ProcessHandle.of(pid).filter(ProcessHandle::isAlive).isEmpty());
+      return true;
+    } catch (ConditionTimeoutException e) {
+      return false;
     }
-    return false;
   }
 }

@@ -1,5 +1,7 @@
 package dev.hourglass.server;
 
+import static org.awaitility.Awaitility.await;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
@@ -14,6 +16,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
+import org.awaitility.core.ConditionTimeoutException;
+import org.awaitility.core.TerminalFailureException;
 
 /** A small HTTP client of a server at a base URL, in-process or in another process. */
 final class ApiClient {
@@ -95,19 +99,18 @@ final class ApiClient {
    * Polls /health/ready until it answers 200; fails at the timeout or as soon as {@code alive}
    * turns false (the server process died), with the server's {@code output} in the message.
    */
-  void awaitReady(Duration timeout, BooleanSupplier alive, Supplier<String> output)
-      throws InterruptedException {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (!ready()) {
-      if (!alive.getAsBoolean()) {
-        throw new AssertionError(
-            "the server exited before it was ready; its output:\n" + output.get());
-      }
-      if (System.nanoTime() - deadline > 0) {
-        throw new AssertionError(
-            "the server was not ready within " + timeout + "; its output:\n" + output.get());
-      }
-      Thread.sleep(100);
+  void awaitReady(Duration timeout, BooleanSupplier alive, Supplier<String> output) {
+    try {
+      await("GET " + baseUrl + "/health/ready answers 200")
+          .atMost(timeout)
+          .pollInterval(Duration.ofMillis(100))
+          .failFast("the server exited before it was ready", () -> !alive.getAsBoolean())
+          .until(this::ready);
+    } catch (TerminalFailureException e) {
+      throw new AssertionError(e.getMessage() + "; its output:\n" + output.get(), e);
+    } catch (ConditionTimeoutException e) {
+      throw new AssertionError(
+          "the server was not ready within " + timeout + "; its output:\n" + output.get(), e);
     }
   }
 }

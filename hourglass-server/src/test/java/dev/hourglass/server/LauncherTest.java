@@ -1,6 +1,7 @@
 package dev.hourglass.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -40,6 +41,12 @@ import org.junit.jupiter.api.io.TempDir;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class LauncherTest {
   private static final Duration BUILD_AND_START = Duration.ofMinutes(6);
+
+  /**
+   * Liveness timeout for a step that takes a second or so (the server stopping, its log line being
+   * read): room for a loaded machine, not a measured figure.
+   */
+  private static final Duration STEP = Duration.ofSeconds(60);
 
   @TempDir static Path tmp;
   private static Path clone;
@@ -150,22 +157,24 @@ class LauncherTest {
    */
   private static void stopWithSigterm(ChildProcess server) throws InterruptedException {
     server.terminate(); // SIGTERM
-    Integer exit = server.awaitExit(30, TimeUnit.SECONDS);
+    Integer exit = server.awaitExit(STEP.toSeconds(), TimeUnit.SECONDS);
     assertThat(exit).as("exit code; output:\n%s", server.output()).isIn(0, 143);
-    assertThat(EmbeddedRedisProcesses.awaitNone(dataDir, Duration.ofSeconds(5)))
+    assertThat(EmbeddedRedisProcesses.awaitNone(dataDir, STEP))
         .as("redis-server of %s left after the server stopped", dataDir)
         .isEmpty();
     assertThat(server.stderr()).as(server.output()).anyMatch(l -> l.contains("Hourglass stopped"));
   }
 
   /** The server's first log line on standard error says where it listens. */
-  private static void assertListeningIsTheFirstLogLine(ChildProcess server, int port)
-      throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (server.stderr().stream().noneMatch(l -> l.contains("listening"))
-        && System.nanoTime() < deadline) {
-      Thread.sleep(50);
-    }
+  private static void assertListeningIsTheFirstLogLine(ChildProcess server, int port) {
+    await("the server's log line saying where it listens")
+        .atMost(STEP)
+        .pollInterval(Duration.ofMillis(50))
+        .untilAsserted(
+            () ->
+                assertThat(server.stderr())
+                    .as(server.output())
+                    .anyMatch(l -> l.contains("listening")));
     List<String> logLines =
         server.stderr().stream().filter(l -> l.startsWith("{")).toList(); // JSON log lines
     assertThat(logLines).as(server.output()).isNotEmpty();

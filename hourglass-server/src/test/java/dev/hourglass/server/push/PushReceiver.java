@@ -24,13 +24,17 @@ import java.util.concurrent.atomic.AtomicInteger;
  * A push endpoint for tests: a JDK {@link HttpServer} on a free loopback port whose paths answer
  * each POSTed job as their {@link Behaviour} decides, and that records what it answered per job id.
  * Its executor has a thread per request, so hanging answers never hold back the others.
+ *
+ * <p>Its slow answers ({@link #okDelay}, {@link #hang}) are what the tests put the server through:
+ * an endpoint that takes its time, or answers after the delivery's timeout. They are timed waits by
+ * design, not synchronisation; {@link #releaseHangs()} and {@link #close()} cut them short.
  */
 final class PushReceiver implements AutoCloseable {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   /** What the endpoint does with one POST. */
   enum Outcome {
-    /** Answers 2xx at once (after the receiver's {@link #okDelay}). */
+    /** Answers 2xx after the receiver's {@link #okDelay} (none by default). */
     OK,
     /** Answers 500. */
     FAIL,
@@ -94,7 +98,10 @@ final class PushReceiver implements AutoCloseable {
     return this;
   }
 
-  /** Ends every {@link Outcome#HANG_UNTIL_RELEASED} wait, now and from now on. */
+  /**
+   * Ends every {@link Outcome#HANG_UNTIL_RELEASED} wait, and every {@link #okDelay} and {@link
+   * #hang}, now and from now on.
+   */
   void releaseHangs() {
     released.countDown();
   }
@@ -141,7 +148,7 @@ final class PushReceiver implements AutoCloseable {
       outcomes.get(outcome).incrementAndGet();
       switch (outcome) {
         case OK -> {
-          sleep(okDelay);
+          takeTime(okDelay);
           // Counted before it is sent: once the server has the answer, the count includes it.
           AtomicInteger ok = okAnswers.computeIfAbsent(id, k -> new AtomicInteger());
           ok.incrementAndGet();
@@ -154,7 +161,7 @@ final class PushReceiver implements AutoCloseable {
         }
         case FAIL -> exchange.sendResponseHeaders(500, -1);
         case HANG -> {
-          sleep(hang);
+          takeTime(hang);
           exchange.sendResponseHeaders(503, -1);
         }
         case CLOSE -> {
@@ -175,12 +182,13 @@ final class PushReceiver implements AutoCloseable {
     }
   }
 
-  private static void sleep(Duration d) {
+  /** Holds the answer for {@code d}, or until {@link #releaseHangs()}. */
+  private void takeTime(Duration d) {
     if (d.isZero()) {
       return;
     }
     try {
-      Thread.sleep(d.toMillis());
+      released.await(d.toNanos(), TimeUnit.NANOSECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
