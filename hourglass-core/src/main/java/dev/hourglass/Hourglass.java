@@ -51,6 +51,13 @@ public interface Hourglass extends AutoCloseable {
   /** Names of every queue under this client's key prefix. */
   List<String> queueNames();
 
+  /**
+   * A counter that every change to any queue's settings raises (one read). A process that keeps
+   * copies of many queues' settings reads this instead of every queue's, and reads those again only
+   * when it moved.
+   */
+  long settingsVersion();
+
   /** Starts a worker on a queue with default options. */
   default Worker worker(String queue, JobHandler handler) {
     return worker(queue, handler, WorkerOptions.defaults());

@@ -24,6 +24,7 @@ public final class HourglassBuilder {
   private IdGenerator idGenerator;
   private QueueSettings defaultQueueSettings = QueueSettings.defaults();
   private boolean backgroundPromoter = true;
+  private boolean promoteAllQueues = false;
   private ScriptListener scriptListener = ScriptListener.NONE;
 
   HourglassBuilder() {}
@@ -89,6 +90,19 @@ public final class HourglassBuilder {
     return this;
   }
 
+  /**
+   * Whether the background promoter serves every queue in Redis, found at start and again every few
+   * seconds, rather than only the queues this client consumes (default false). A service that
+   * answers other processes' claims and reports every queue's state, such as the Hourglass server,
+   * turns it on so that ttl expiry, lapsed leases, slot loading and dead-letter retention run for
+   * every queue. An idle queue costs one short script call per partition every ten seconds or so
+   * (docs/ARCHITECTURE.md, "Promoters").
+   */
+  public HourglassBuilder promoteAllQueues(boolean promoteAllQueues) {
+    this.promoteAllQueues = promoteAllQueues;
+    return this;
+  }
+
   /** Observes every script call, e.g. to record Redis latency as a metric (default: none). */
   public HourglassBuilder scriptListener(ScriptListener scriptListener) {
     this.scriptListener = scriptListener;
@@ -130,6 +144,7 @@ public final class HourglassBuilder {
             idGenerator,
             defaultQueueSettings,
             backgroundPromoter,
+            promoteAllQueues,
             scriptListener));
   }
 

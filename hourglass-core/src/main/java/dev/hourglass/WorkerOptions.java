@@ -6,19 +6,24 @@ import java.time.Duration;
  * How a {@link Worker} runs. Immutable; build with {@link #builder()}.
  *
  * @param concurrency handler threads
- * @param prefetch jobs the worker may hold leased beyond its handler threads, waiting in memory for
- *     a free thread (default 0: it never holds more leased jobs than it has threads). A prefetched
- *     job's lease runs from its claim, so keep {@code prefetch / concurrency} times the handler
- *     time well under the visibility. Prefetch lets one claim carry many jobs: with fast handlers
- *     it multiplies throughput (see docs/BENCHMARKS.md). On close, prefetched jobs that have not
- *     started are handed back at once, their attempt not counted.
+ * @param prefetch the most jobs the worker may hold leased beyond its handler threads, waiting in
+ *     memory for a free thread (default {@value Builder#DEFAULT_PREFETCH}; 0: never more leased
+ *     jobs than threads). Prefetch lets one claim carry many jobs, which a burst of short jobs
+ *     needs (see docs/BENCHMARKS.md). The worker holds fewer when its handlers are slow: as many as
+ *     its threads finish, at their mean handler time so far, within a quarter of the visibility (at
+ *     most 1 s), so a prefetched job starts soon and other workers get their share. With {@code
+ *     autoExtend} (the default) the lease of a job waiting for a thread is extended like a running
+ *     one's, so no lease lapses while the worker holds it, even when the handlers slow down. On
+ *     close, prefetched jobs that have not started are handed back at once, their attempt not
+ *     counted.
  * @param maxClaim most jobs per claim call
  * @param visibility lease length per delivery, or null for each job's own
  * @param idleWait the longest the worker blocks on Redis waiting for a wake-up before claiming
  *     again (default 30 s); every path that makes a job ready pushes a wake-up, so this only bounds
  *     the cost of a lost one
  * @param shutdownTimeout how long {@link Worker#close()} waits for running handlers
- * @param autoExtend keep extending the lease of a job whose handler is still running
+ * @param autoExtend keep extending the lease of every job the worker holds, waiting for a thread or
+ *     running, whenever half of it is left
  */
 public record WorkerOptions(
     int concurrency,
@@ -61,7 +66,11 @@ public record WorkerOptions(
   /** Builds {@link WorkerOptions}. */
   public static final class Builder {
     private int concurrency = 4;
-    private int prefetch = 0;
+
+    /** The default most jobs held beyond the handler threads. */
+    public static final int DEFAULT_PREFETCH = 1000;
+
+    private int prefetch = DEFAULT_PREFETCH;
     private int maxClaim = 100;
     private Duration visibility;
     private Duration idleWait = Duration.ofSeconds(30);

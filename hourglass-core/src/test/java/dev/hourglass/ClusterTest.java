@@ -7,6 +7,7 @@ import dev.hourglass.embedded.RedisCluster;
 import dev.hourglass.embedded.RedisServer;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -29,6 +30,9 @@ class ClusterTest {
 
   private final List<Hourglass> clients = new ArrayList<>();
 
+  /** Per node, the first id of a connection opened by the running test. */
+  private final Map<RedisServer, Long> firstClientIds = new HashMap<>();
+
   @BeforeAll
   static void startCluster() {
     cluster = RedisCluster.create();
@@ -43,6 +47,18 @@ class ClusterTest {
   @BeforeEach
   void flush() {
     cluster.flushAll();
+    for (RedisServer node : cluster.nodes()) {
+      firstClientIds.put(node, RedisProbe.nextClientId(node));
+    }
+  }
+
+  /** Connections this test opened, on any node, that sit blocked in BLPOP right now. */
+  private int blockedInBlpop() {
+    int blocked = 0;
+    for (RedisServer node : cluster.nodes()) {
+      blocked += RedisProbe.blockedInBlpop(node, firstClientIds.get(node)).size();
+    }
+    return blocked;
   }
 
   @AfterEach
@@ -79,8 +95,8 @@ class ClusterTest {
     assertThat(h.queueExists("orders")).isTrue();
     assertThat(h.queueNames()).containsExactly("orders");
 
-    q.reschedule("close-1", Duration.ZERO);
-    q.promote();
+    // Due now: ready by the server clock, with no promoter having run.
+    assertThat(q.reschedule("close-1", Duration.ZERO).state()).isEqualTo(JobState.READY);
     assertThat(q.get("close-1").orElseThrow().state()).isEqualTo(JobState.READY);
 
     assertThat(q.cancel("close-1")).isTrue();
@@ -136,11 +152,12 @@ class ClusterTest {
         "timers",
         job -> deliveries.computeIfAbsent(job.id(), k -> new AtomicInteger()).incrementAndGet());
 
-    await().atMost(Duration.ofSeconds(20)).until(() -> q.stats().acked() == n);
+    // Everything acked and nothing left: no further delivery can come.
     await()
-        .during(Duration.ofMillis(500))
-        .atMost(Duration.ofSeconds(2))
-        .until(() -> deliveries.size() == n);
+        .atMost(RedisProbe.LIVENESS)
+        .until(() -> q.stats().acked() == n && q.stats().total() == 0);
+    assertThat(q.stats().delivered()).as("one delivery per job").isEqualTo(n);
+    assertThat(deliveries).hasSize(n);
     assertThat(deliveries.values()).allMatch(count -> count.get() == 1);
   }
 
@@ -149,17 +166,21 @@ class ClusterTest {
     Hourglass h = client(b -> b);
     Queue q = h.configureQueue("poll", partitions(3));
 
-    CompletableFuture<List<Delivery>> waiting =
-        q.claimAsync(10, Duration.ofSeconds(30), Duration.ofSeconds(10));
-    Thread.sleep(200); // let the claim find the queue empty and start waiting
+    // Each wait asks for far longer than the test waits for it: a job in time came by a wake-up.
+    Duration longWait = Duration.ofMinutes(10);
+    long liveness = RedisProbe.LIVENESS.toSeconds();
+    CompletableFuture<List<Delivery>> waiting = q.claimAsync(10, Duration.ofSeconds(30), longWait);
+    // The claim found the queue empty and waits: each partition's watcher blocks on its wake list.
+    await().atMost(RedisProbe.LIVENESS).until(() -> blockedInBlpop() >= 3);
     assertThat(waiting).isNotDone();
     q.enqueue(job("now", Duration.ZERO));
-    List<Delivery> got = waiting.get(5, TimeUnit.SECONDS);
+    List<Delivery> got = waiting.get(liveness, TimeUnit.SECONDS);
     assertThat(got).extracting(Delivery::id).containsExactly("now");
     q.ack("now", got.get(0).receipt());
 
     q.enqueue(job("soon", Duration.ofMillis(700)));
-    List<Delivery> later = q.claim(10, Duration.ofSeconds(30), Duration.ofSeconds(10));
+    List<Delivery> later =
+        q.claimAsync(10, Duration.ofSeconds(30), longWait).get(liveness, TimeUnit.SECONDS);
     assertThat(later).extracting(Delivery::id).containsExactly("soon");
   }
 

@@ -23,17 +23,17 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The Redis connection goes away (server stopped, or frozen so it accepts but never answers) and
- * comes back. Calls must fail fast with {@link RedisUnavailableException}, never hang past the
- * command timeout, and the same client, worker and promoter must work again afterwards without
- * being rebuilt.
+ * comes back. Calls must fail with {@link RedisUnavailableException}, never hang (each must end
+ * within {@link #LIVENESS}, ten command timeouts; how fast is the bench's business), and the same
+ * client, worker and promoter must work again afterwards without being rebuilt.
  */
 class ConnectionLossTest {
   @RegisterExtension static RedisExtension redis = RedisExtension.standalone();
 
   private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(1);
 
-  /** Scheduling slack on a busy two-core machine on top of the command timeout. */
-  private static final long MARGIN_MS = 1500;
+  /** The longest a failing call may take before it counts as a hang: ten command timeouts. */
+  private static final Duration LIVENESS = COMMAND_TIMEOUT.multipliedBy(10);
 
   private Hourglass hourglass;
 
@@ -147,84 +147,86 @@ class ConnectionLossTest {
     redis.server().stop();
 
     AtomicReference<CompletableFuture<EnqueueResult>> future = new AtomicReference<>();
-    long t0 = System.nanoTime();
     assertThatCode(
             () -> future.set(queue.enqueueAsync(JobSpec.builder().id("a").payload("x").build())))
         .as(
             "Queue#enqueueAsync: Redis failures arrive through the future; only validation errors are thrown")
         .doesNotThrowAnyException();
     Throwable failure =
-        catchThrowable(
-            () -> future.get().get(COMMAND_TIMEOUT.toMillis() + MARGIN_MS, TimeUnit.MILLISECONDS));
-    assertThat(failure).isInstanceOf(ExecutionException.class);
+        catchThrowable(() -> future.get().get(LIVENESS.toMillis(), TimeUnit.MILLISECONDS));
+    assertThat(failure)
+        .as("the future failed, and did not hang")
+        .isInstanceOf(ExecutionException.class);
     assertThat(failure.getCause()).isInstanceOf(RedisUnavailableException.class);
-    assertThat(elapsedMs(t0)).isLessThan(COMMAND_TIMEOUT.toMillis() + MARGIN_MS);
   }
 
   @Test
   void workerAndPromoterRecoverByThemselvesAfterRedisRestarts() throws Exception {
     Queue queue = connect().queue("conn-worker");
-    Map<String, Long> deliveredAtNanos = new ConcurrentHashMap<>();
+    Map<String, Long> deliveredAtMs = new ConcurrentHashMap<>();
+    // The idle wait is longer than any wait below: a delayed job that arrives in time was
+    // announced by the promoter, not found by a claim after a timed-out wait.
     Worker worker =
         hourglass.worker(
             "conn-worker",
-            job -> deliveredAtNanos.putIfAbsent(job.id(), System.nanoTime()),
-            WorkerOptions.builder().concurrency(2).build());
+            job -> deliveredAtMs.putIfAbsent(job.id(), System.currentTimeMillis()),
+            WorkerOptions.builder().concurrency(2).idleWait(Duration.ofSeconds(60)).build());
 
     queue.enqueue(
         JobSpec.builder().id("before").payload("x").delay(Duration.ofMillis(200)).build());
     await("worker and promoter run")
-        .atMost(Duration.ofSeconds(10))
-        .until(() -> deliveredAtNanos.containsKey("before"));
+        .atMost(RedisProbe.LIVENESS)
+        .until(() -> deliveredAtMs.containsKey("before"));
 
     RedisServer server = redis.server();
-    server.stop();
-    // Hold the outage long enough that the claim loop and the promoter both fail and back off (up
-    // to 2 s / 1 s).
-    Thread.sleep(3000);
-    server.start();
+    try (LoggedWarnings claimLoop = new LoggedWarnings("dev.hourglass.internal.ClaimLoop");
+        LoggedWarnings promoter = new LoggedWarnings("dev.hourglass.internal.Promoter")) {
+      server.stop();
+      // The outage lasts until the claim loop has failed and backed off a few times and the
+      // promoter has failed too.
+      await("claim loop and promoter both fail while Redis is down")
+          .atMost(RedisProbe.LIVENESS)
+          .until(() -> claimLoop.count("conn-worker") >= 3 && promoter.count("conn-worker") >= 1);
+      server.start();
+    }
 
-    long t0 = System.nanoTime();
-    queue.enqueue(
-        JobSpec.builder().id("after-delayed").payload("x").delay(Duration.ofMillis(300)).build());
     queue.enqueue(JobSpec.builder().id("after-now").payload("x").build());
-
-    await("jobs enqueued after the restart are delivered by the same worker")
-        .atMost(Duration.ofSeconds(15))
-        .until(
-            () ->
-                deliveredAtNanos.containsKey("after-delayed")
-                    && deliveredAtNanos.containsKey("after-now"));
-    long delayedAfterMs = (deliveredAtNanos.get("after-delayed") - t0) / 1_000_000;
-    assertThat(delayedAfterMs)
+    await("a job enqueued after the restart is delivered by the same worker")
+        .atMost(RedisProbe.LIVENESS)
+        .until(() -> deliveredAtMs.containsKey("after-now"));
+    EnqueueResult delayed =
+        queue.enqueue(
+            JobSpec.builder()
+                .id("after-delayed")
+                .payload("x")
+                .delay(Duration.ofMillis(300))
+                .build());
+    await("the promoter recovered: it wakes the worker for a delayed job")
+        .atMost(RedisProbe.LIVENESS)
+        .until(() -> deliveredAtMs.containsKey("after-delayed"));
+    // Redis runs on this host: its clock and this JVM's are the same.
+    assertThat(deliveredAtMs.get("after-delayed"))
         .as("the delayed job is not delivered early")
-        .isGreaterThanOrEqualTo(280);
-    assertThat(delayedAfterMs)
-        .as("the promoter recovered: the delayed job is not stuck behind long back-offs")
-        .isLessThan(5000);
+        .isGreaterThanOrEqualTo(delayed.runAt().toEpochMilli());
+    // Redis restarted empty (no persistence): its counters start again from the restart.
     await("acks went through")
-        .atMost(Duration.ofSeconds(10))
+        .atMost(RedisProbe.LIVENESS)
         .until(() -> queue.stats().acked() == 2 && queue.stats().total() == 0);
     worker.close(Duration.ofSeconds(5));
   }
 
   /**
-   * Runs a call while Redis is unavailable: it must throw RedisUnavailableException within the
-   * timeout.
+   * Runs a call while Redis is unavailable: it must throw RedisUnavailableException, and not hang
+   * (it ends within {@link #LIVENESS}).
    */
   private static RedisUnavailableException failsFast(String what, Supplier<?> call) {
-    long t0 = System.nanoTime();
-    Throwable thrown = catchThrowable(call::get);
-    long ms = elapsedMs(t0);
-    assertThat(thrown)
-        .as("%s threw %s", what, thrown)
-        .isInstanceOf(RedisUnavailableException.class);
-    assertThat(ms).as(what + " took (ms)").isLessThan(COMMAND_TIMEOUT.toMillis() + MARGIN_MS);
-    return (RedisUnavailableException) thrown;
-  }
-
-  private static long elapsedMs(long t0) {
-    return (System.nanoTime() - t0) / 1_000_000;
+    CompletableFuture<?> running = CompletableFuture.supplyAsync(call);
+    Throwable thrown =
+        catchThrowable(() -> running.get(LIVENESS.toMillis(), TimeUnit.MILLISECONDS));
+    assertThat(thrown).as("%s ended with %s", what, thrown).isInstanceOf(ExecutionException.class);
+    Throwable cause = thrown.getCause();
+    assertThat(cause).as("%s threw %s", what, cause).isInstanceOf(RedisUnavailableException.class);
+    return (RedisUnavailableException) cause;
   }
 
   private static void freeze(RedisServer server) throws IOException, InterruptedException {

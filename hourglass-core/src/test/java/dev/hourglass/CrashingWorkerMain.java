@@ -10,7 +10,8 @@ import java.util.concurrent.CountDownLatch;
  * works.
  *
  * <p>Arguments: redis URI, queue name, handler time per job in ms. It runs a {@link Worker} with
- * concurrency 4 and a 2 s visibility, and prints to stdout, flushed line by line:
+ * concurrency 4, a 2 s visibility and the default prefetch (so at the kill it also holds leased
+ * jobs waiting for a thread), and prints to stdout, flushed line by line:
  *
  * <ul>
  *   <li>{@code HG READY} once the worker runs;
@@ -38,7 +39,7 @@ public final class CrashingWorkerMain {
         queue,
         job -> {
           emit("START " + job.id() + " " + job.attempt());
-          Thread.sleep(workMs);
+          Thread.sleep(workMs); // the handler's work
           emit("DONE " + job.id() + " " + job.attempt());
         },
         WorkerOptions.builder()
@@ -77,7 +78,7 @@ public final class CrashingWorkerMain {
         new Thread(
             () -> {
               try {
-                Thread.sleep(90_000);
+                Thread.sleep(90_000); // keeps this guard alive until it ends the process
               } catch (InterruptedException ignored) {
                 // fall through
               }

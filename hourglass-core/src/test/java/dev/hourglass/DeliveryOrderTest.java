@@ -21,10 +21,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Delivery timing and order with the background promoter on, as users run it: due-time order, never
- * early, prompt, on time through the time-slot path, cancel and reschedule of slot-resident jobs,
- * and two promoting clients on one queue (exactly one delivery each, and no doubled idle load on
- * Redis).
+ * Delivery order with the background promoter on, as users run it: due-time order, never early,
+ * woken when due rather than found by a timed-out wait, through the time-slot path too, cancel and
+ * reschedule of slot-resident jobs, and two promoting clients on one queue (exactly one delivery
+ * each; the second follows the first's lock without writing).
+ *
+ * <p>How late deliveries are is the bench's e2e workload; here only the lower bound (never before
+ * the due time) is asserted, and every wait for a delivery is a liveness bound shorter than the
+ * workers' idle wait: a job that arrives in time was announced by a wake-up.
  *
  * <p>Due times follow the Redis server clock; Redis runs on this host, so {@link
  * System#currentTimeMillis()} at delivery is comparable with {@link EnqueueResult#runAt()} without
@@ -33,7 +37,36 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class DeliveryOrderTest {
   @RegisterExtension static RedisExtension redis = RedisExtension.standalone();
 
-  private static final long IDLE_WINDOW_MS = 6_000;
+  /** The recorders' idle wait: longer than any wait for a delivery below. */
+  private static final Duration IDLE_WAIT = Duration.ofSeconds(60);
+
+  /** The longest a test waits for deliveries: a liveness bound, far below {@link #IDLE_WAIT}. */
+  private static final Duration LIVENESS = RedisProbe.LIVENESS;
+
+  /** Commands that change data, as INFO commandstats names them. */
+  private static final List<String> WRITES =
+      List.of(
+          "set",
+          "del",
+          "unlink",
+          "hset",
+          "hdel",
+          "hincrby",
+          "hsetnx",
+          "zadd",
+          "zrem",
+          "zremrangebyscore",
+          "lpush",
+          "rpush",
+          "lpop",
+          "rpop",
+          "ltrim",
+          "lrem",
+          "publish",
+          "expire",
+          "pexpire",
+          "incr",
+          "incrby");
 
   private final List<Hourglass> clients = new ArrayList<>();
 
@@ -56,6 +89,12 @@ class DeliveryOrderTest {
     return h;
   }
 
+  private Hourglass manual() {
+    Hourglass h = Hourglass.builder().redisUri(redis.uri()).backgroundPromoter(false).build();
+    clients.add(h);
+    return h;
+  }
+
   /**
    * A worker that records every delivery and acks it. One handler thread keeps handler calls in
    * claim order.
@@ -68,7 +107,7 @@ class DeliveryOrderTest {
             sink.add(
                 new Delivered(
                     d.id(), System.currentTimeMillis(), d.dueAt().toEpochMilli(), d.attempt())),
-        WorkerOptions.builder().concurrency(concurrency).build());
+        WorkerOptions.builder().concurrency(concurrency).idleWait(IDLE_WAIT).build());
   }
 
   /**
@@ -78,9 +117,7 @@ class DeliveryOrderTest {
   private static void warmUp(Queue queue, ConcurrentLinkedQueue<Delivered> sink) {
     queue.enqueue(
         JobSpec.builder().id("warm-up").payload("w").delay(Duration.ofMillis(50)).build());
-    await()
-        .atMost(Duration.ofSeconds(5))
-        .until(() -> sink.stream().anyMatch(d -> d.id().equals("warm-up")));
+    await().atMost(LIVENESS).until(() -> sink.stream().anyMatch(d -> d.id().equals("warm-up")));
     sink.clear();
   }
 
@@ -108,7 +145,7 @@ class DeliveryOrderTest {
       assertThat(r.state()).isEqualTo(JobState.DELAYED);
       due.put(id, r.runAt().toEpochMilli());
     }
-    await().atMost(Duration.ofSeconds(6)).until(() -> delivered.size() >= n);
+    await().atMost(LIVENESS).until(() -> delivered.size() >= n);
 
     List<Delivered> got = List.copyOf(delivered);
     assertThat(got)
@@ -128,40 +165,36 @@ class DeliveryOrderTest {
   }
 
   @Test
-  void aJobDueIn200msArrivesWithinOneSecond() {
+  void aJobDueIn200msIsDeliveredByItsWakeUpAndNotBeforeItsDueTime() {
     Hourglass hg = live();
     Queue queue = hg.queue("prompt");
     ConcurrentLinkedQueue<Delivered> delivered = new ConcurrentLinkedQueue<>();
     recorder(hg, "prompt", delivered, 1);
     warmUp(queue, delivered);
 
-    List<Long> latencies = new ArrayList<>();
     for (int i = 0; i < 5; i++) {
       String id = "p" + i;
-      long start = System.currentTimeMillis();
-      queue.enqueue(JobSpec.builder().id(id).payload(id).delay(Duration.ofMillis(200)).build());
-      await()
-          .atMost(Duration.ofSeconds(3))
-          .until(() -> delivered.stream().anyMatch(d -> d.id().equals(id)));
+      EnqueueResult r =
+          queue.enqueue(JobSpec.builder().id(id).payload(id).delay(Duration.ofMillis(200)).build());
+      await().atMost(LIVENESS).until(() -> count(delivered, id) == 1);
       Delivered d = delivered.stream().filter(x -> x.id().equals(id)).findFirst().orElseThrow();
-      latencies.add(d.atMs() - start);
+      assertThat(d.dueMs()).isEqualTo(r.runAt().toEpochMilli());
+      assertThat(d.latenessMs()).as("%s delivered before its due time", id).isNotNegative();
     }
-    System.out.println("job due in 200 ms, enqueue to handler (ms): " + latencies);
-    assertThat(latencies).allSatisfy(ms -> assertThat(ms).isBetween(200L, 999L));
   }
 
   @Test
-  void aJobDueIn200msArrivesWithinOneSecondRightAfterTheWorkerStarts() {
+  void aJobDueIn200msRightAfterTheWorkerStartsIsDeliveredNotBeforeItsDueTime() {
     Hourglass hg = live();
     Queue queue = hg.queue("cold");
     ConcurrentLinkedQueue<Delivered> delivered = new ConcurrentLinkedQueue<>();
     recorder(hg, "cold", delivered, 1);
-    long start = System.currentTimeMillis();
-    queue.enqueue(JobSpec.builder().id("c").payload("c").delay(Duration.ofMillis(200)).build());
-    await().atMost(Duration.ofSeconds(3)).until(() -> !delivered.isEmpty());
-    long latency = delivered.peek().atMs() - start;
-    System.out.println("cold start: job due in 200 ms, enqueue to handler: " + latency + " ms");
-    assertThat(latency).isBetween(200L, 999L);
+    EnqueueResult r =
+        queue.enqueue(JobSpec.builder().id("c").payload("c").delay(Duration.ofMillis(200)).build());
+    await().atMost(LIVENESS).until(() -> !delivered.isEmpty());
+    Delivered d = delivered.peek();
+    assertThat(d.dueMs()).isEqualTo(r.runAt().toEpochMilli());
+    assertThat(d.latenessMs()).as("delivered before its due time").isNotNegative();
   }
 
   @Test
@@ -187,8 +220,7 @@ class DeliveryOrderTest {
               .build());
     }
     // One script call: every job is due at least 2.5 s out, so its slot starts at least 1.5 s out
-    // and the
-    // promoter (lookahead = one slot) cannot have loaded any of them yet when we look right after.
+    // and the promoter (lookahead = one slot) loads none of them before we look, right after.
     List<EnqueueResult> results = queue.enqueueAll(specs);
     Map<String, Long> due =
         results.stream()
@@ -197,7 +229,7 @@ class DeliveryOrderTest {
     assertThat(inSlots).as("jobs placed in slot lists, not in near").isEqualTo(n);
     assertThat(zcard("hg:{slots.0}:near")).isZero();
 
-    await().atMost(Duration.ofSeconds(8)).until(() -> delivered.size() >= n);
+    await().atMost(LIVENESS).until(() -> delivered.size() >= n);
     List<Delivered> got = List.copyOf(delivered);
     assertThat(got)
         .extracting(Delivered::id)
@@ -205,7 +237,10 @@ class DeliveryOrderTest {
         .containsExactlyInAnyOrderElementsOf(due.keySet());
     assertThat(got)
         .allSatisfy(
-            d -> assertThat(d.latenessMs()).as("lateness of %s", d.id()).isBetween(0L, 99L));
+            d -> {
+              assertThat(d.dueMs()).isEqualTo(due.get(d.id()));
+              assertThat(d.latenessMs()).as("lateness of %s", d.id()).isNotNegative();
+            });
     assertThat(got)
         .as("deliveries in due-time order (seed %d)", seed)
         .isSortedAccordingTo(Comparator.comparingLong(Delivered::dueMs));
@@ -251,21 +286,21 @@ class DeliveryOrderTest {
     expectedDue.put("F", queue.reschedule("F", fDue).runAt().toEpochMilli());
     assertThat(expectedDue.get("F")).isEqualTo(fDue.toEpochMilli());
     long gFirstDue = queue.reschedule("G", Duration.ZERO).runAt().toEpochMilli();
-    long edited = System.currentTimeMillis();
-    assertThat(edited - t0)
+    // Slot lists load oldest first, and A's (due first, untouched) is not loaded yet: every edit
+    // above found its job in a slot list.
+    assertThat(inSlotList("edits", "A"))
         .as("edits done while the jobs were still in their slots")
-        .isLessThan(1_000);
+        .isTrue();
 
-    await().atMost(Duration.ofSeconds(2)).until(() -> count(delivered, "G") == 1);
+    await().atMost(LIVENESS).until(() -> count(delivered, "G") == 1 && queue.get("G").isEmpty());
     queue.enqueue(spec("G").runAt(gDue).build());
     expectedDue.put("G", gDue.toEpochMilli());
 
-    // Everything is due by t0 + 4.5 s; wait past that so a stray or duplicate delivery would show.
-    await().atMost(Duration.ofSeconds(8)).until(() -> delivered.size() >= 7);
+    // Everything is acked and nothing is left, so no stray or duplicate delivery can follow; one
+    // that happened shows in the counts below.
     await()
-        .pollDelay(Duration.ofMillis(500))
-        .atMost(Duration.ofSeconds(8))
-        .until(() -> System.currentTimeMillis() > t0 + 5_500);
+        .atMost(LIVENESS)
+        .until(() -> queue.stats().total() == 0 && queue.stats().acked() == 7 + 1);
 
     List<Delivered> got = List.copyOf(delivered);
     report("cancel/reschedule in slots", got);
@@ -278,13 +313,14 @@ class DeliveryOrderTest {
       long expected =
           d.id().equals("G") && d.dueMs() == gFirstDue ? gFirstDue : expectedDue.get(d.id());
       assertThat(d.dueMs()).as("due time %s was delivered with", d.id()).isEqualTo(expected);
-      assertThat(d.latenessMs()).as("lateness of %s", d.id()).isBetween(0L, 99L);
+      assertThat(d.latenessMs()).as("lateness of %s", d.id()).isNotNegative();
     }
     assertThat(got.stream().filter(d -> d.id().equals("G")).map(Delivered::dueMs))
         .containsExactlyInAnyOrder(gFirstDue, gDue.toEpochMilli());
     QueueStats stats = queue.stats();
     assertThat(stats.total()).as("nothing left: %s", stats).isZero();
     assertThat(stats.acked()).isEqualTo(7 + 1); // A C D E F, G twice, and the warm-up job
+    assertThat(stats.delivered()).as("one delivery per ack").isEqualTo(7 + 1);
     assertThat(stats.cancelled()).isEqualTo(1);
   }
 
@@ -303,8 +339,10 @@ class DeliveryOrderTest {
               new Delivered(
                   d.id(), System.currentTimeMillis(), d.dueAt().toEpochMilli(), d.attempt()));
         };
-    first.worker("shared", handler, WorkerOptions.builder().concurrency(4).build());
-    second.worker("shared", handler, WorkerOptions.builder().concurrency(4).build());
+    first.worker(
+        "shared", handler, WorkerOptions.builder().concurrency(4).idleWait(IDLE_WAIT).build());
+    second.worker(
+        "shared", handler, WorkerOptions.builder().concurrency(4).idleWait(IDLE_WAIT).build());
 
     int n = 300;
     List<JobSpec> specs = new ArrayList<>();
@@ -319,8 +357,9 @@ class DeliveryOrderTest {
     queue.enqueueAll(specs.subList(0, n / 2));
     second.queue("shared").enqueueAll(specs.subList(n / 2, n));
 
-    await().atMost(Duration.ofSeconds(10)).until(() -> counts.size() >= n);
-    await().pollDelay(Duration.ofSeconds(1)).until(() -> true);
+    // Everything acked and nothing left: no further delivery can come.
+    await().atMost(LIVENESS).until(() -> queue.stats().total() == 0 && queue.stats().acked() == n);
+    assertThat(queue.stats().delivered()).as("one delivery per job").isEqualTo(n);
     assertThat(counts).hasSize(n);
     assertThat(counts.values())
         .as("deliveries per job (seed %d)", seed)
@@ -333,65 +372,46 @@ class DeliveryOrderTest {
   }
 
   /**
-   * Idle cost of promoters on one queue, from {@code INFO commandstats} over {@value
-   * #IDLE_WINDOW_MS} ms windows: one client, then two. One client is the leader and passes about
-   * once per second (safety sweep). A second client is a follower: it asks when the leader's lock
-   * could lapse, and the leader renews that lock on every pass, so the follower asks about once per
-   * second too; its calls return at once, without writing. So a second client adds a bounded number
-   * of cheap script calls and no writes.
+   * A second client promoting the same queue follows the first: while the first holds the
+   * partition's promoter lock, the second's pass reads the lock, answers when to look again, and
+   * writes nothing. What idle promoters cost per second is the bench's idle workload.
    */
   @Test
-  void aSecondPromotingClientOnlyAddsCheapFollowerCalls() {
-    // Long idle waits keep the claim loops' own wake-up claims out of the windows: what is left is
-    // the promoters'
-    // passes and each client's settings refresh (one script call per 5 s).
-    WorkerOptions quiet =
-        WorkerOptions.builder().concurrency(1).idleWait(Duration.ofSeconds(30)).build();
-    Hourglass first = live();
-    first.queue("idle").enqueue(spec("seed").build()); // the queue and its partition exist
-    first.worker("idle", d -> {}, quiet);
-    Map<String, Long> one = idleCommands();
-    Hourglass second = live();
-    second.worker("idle", d -> {}, quiet);
-    Map<String, Long> two = idleCommands();
-    System.out.printf(
-        "idle commands in %d ms: one client %s%n             two clients %s%n",
-        IDLE_WINDOW_MS, one, two);
+  void aSecondPromotingClientFollowsTheLockHolderAndWritesNothing() {
+    Queue leader = manual().queue("idle");
+    leader.enqueue(spec("later").delay(Duration.ofHours(1)).build());
+    assertThat(leader.promote()).isZero(); // takes the lock
+    String meta = "hg:{idle.0}:meta";
+    String owner = redis.server().command("HGET", meta, "po");
+    assertThat(owner).as("the first client holds the promoter lock").isNotBlank();
+    // The lock is held for an hour, so the follower's pass cannot race its expiry.
+    String until = Long.toString(RedisProbe.serverNowMs(redis.server()) + 3_600_000);
+    redis.server().command("HSET", meta, "pu", until);
+    Queue follower = manual().queue("idle");
+    follower.settings(); // the follower's client reads the queue's settings before the count
+    Map<String, String> metaBefore = hgetall(meta);
 
-    long seconds = IDLE_WINDOW_MS / 1000;
-    long scriptsOne = scripts(one);
-    long scriptsTwo = scripts(two);
-    assertThat(scriptsOne)
-        .as("script calls of one idle client")
-        .isBetween(seconds - 2, seconds * 3 / 2 + 1);
-    assertThat(scriptsTwo - scriptsOne)
-        .as("script calls the second (following) client adds")
-        .isBetween(0L, seconds * 3 / 2 + 1);
-    assertThat(two.getOrDefault("hset", 0L))
-        .as("writes (the leader's lock renewals): a follower writes nothing")
-        .isLessThanOrEqualTo(one.getOrDefault("hset", 0L) + 2);
-  }
-
-  /** Calls per command Redis serves in one window, after 2 s to settle. */
-  private static Map<String, Long> idleCommands() {
-    sleep(2_000);
     redis.server().command("CONFIG", "RESETSTAT");
-    sleep(IDLE_WINDOW_MS);
-    String info = redis.server().command("INFO", "commandstats");
-    Map<String, Long> calls = new TreeMap<>();
-    for (String line : info.split("\r?\n")) {
-      if (line.startsWith("cmdstat_")) {
-        String name = line.substring("cmdstat_".length(), line.indexOf(':'));
-        String rest = line.substring(line.indexOf("calls=") + 6);
-        calls.put(name, Long.parseLong(rest.substring(0, rest.indexOf(','))));
-      }
-    }
-    calls.remove("config");
-    return calls;
+    assertThat(follower.promote()).isZero();
+    Map<String, Long> calls = RedisProbe.commandCalls(redis.server());
+
+    assertThat(calls).as("commands of the follower's pass").containsKey("evalsha");
+    assertThat(calls.keySet())
+        .as("a follower writes nothing (commands of its pass: %s)", calls)
+        .doesNotContainAnyElementsOf(WRITES);
+    assertThat(hgetall(meta))
+        .as("the lock and the partition's plan are unchanged")
+        .isEqualTo(metaBefore);
+    assertThat(redis.server().command("HGET", meta, "po")).isEqualTo(owner);
   }
 
-  private static long scripts(Map<String, Long> calls) {
-    return calls.getOrDefault("evalsha", 0L) + calls.getOrDefault("eval", 0L);
+  private static Map<String, String> hgetall(String key) {
+    String[] flat = redis.server().command("HGETALL", key).split("\n", -1);
+    Map<String, String> fields = new TreeMap<>();
+    for (int i = 0; i + 1 < flat.length; i += 2) {
+      fields.put(flat[i], flat[i + 1]);
+    }
+    return fields;
   }
 
   private static JobSpec.Builder spec(String id) {
@@ -418,6 +438,20 @@ class DeliveryOrderTest {
     return Long.parseLong(redis.server().command("ZCARD", key));
   }
 
+  /** Whether {@code id} is an entry of a slot list of partition 0 of a queue. */
+  private static boolean inSlotList(String queue, String id) {
+    String keys = redis.server().command("KEYS", "hg:{" + queue + ".0}:slot:*");
+    if (keys == null || keys.isBlank()) {
+      return false;
+    }
+    for (String key : keys.split("\n")) {
+      if (redis.server().command("LRANGE", key, "0", "-1").lines().anyMatch(id::equals)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   private static void report(String what, List<Delivered> got) {
     long[] late = got.stream().mapToLong(Delivered::latenessMs).sorted().toArray();
     if (late.length == 0) {
@@ -431,14 +465,5 @@ class DeliveryOrderTest {
         late[late.length / 2],
         late[Math.min(late.length - 1, (int) Math.ceil(late.length * 0.99) - 1)],
         late[late.length - 1]);
-  }
-
-  private static void sleep(long ms) {
-    try {
-      Thread.sleep(ms);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
-    }
   }
 }

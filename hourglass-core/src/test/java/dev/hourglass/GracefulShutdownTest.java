@@ -10,7 +10,10 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
@@ -79,9 +82,10 @@ class GracefulShutdownTest {
     long closeMs = (System.nanoTime() - t0) / 1_000_000;
     Instant closedAt = Instant.now();
 
-    assertThat(closeMs)
-        .as("close waited for the deadline, not for the 10 s handlers")
-        .isBetween(900L, 3000L);
+    assertThat(closeMs).as("close waited for the deadline").isGreaterThanOrEqualTo(900L);
+    assertThat(finished)
+        .as("close returned while the 10 s handlers still ran: it did not wait for them")
+        .doesNotContain(interruptible, stubborn);
     assertThat(finished).as("short handlers completed during close").containsAll(shortIds);
     for (String id : shortIds) {
       assertThat(queue.get(id)).as("%s was acked before close returned", id).isEmpty();
@@ -146,26 +150,23 @@ class GracefulShutdownTest {
         hourglass.worker(
             name,
             job -> handled.incrementAndGet(),
-            WorkerOptions.builder().concurrency(2).idleWait(Duration.ofSeconds(20)).build());
+            WorkerOptions.builder().concurrency(2).idleWait(Duration.ofSeconds(60)).build());
     await("the worker blocks on Redis waiting for a wake-up")
         .atMost(Duration.ofSeconds(10))
         .until(() -> redis.server().command("CLIENT", "LIST").contains("cmd=blpop"));
 
-    long t0 = System.nanoTime();
-    worker.close();
-    long closeMs = (System.nanoTime() - t0) / 1_000_000;
-    assertThat(closeMs).as("close does not wait out the 20 s idle wait").isLessThan(2000);
+    // close() ends the BLPOP by closing its connection: it returns long before the 60 s wait
+    // would have ended (30 s is a liveness bound, not a measured figure).
+    CompletableFuture<Void> closing = CompletableFuture.runAsync(worker::close);
+    assertThat(closing).succeedsWithin(Duration.ofSeconds(30));
 
-    long t1 = System.nanoTime();
     assertThatCode(
             () -> {
               worker.close();
               worker.close(Duration.ZERO);
             })
+        .as("a second close is harmless")
         .doesNotThrowAnyException();
-    assertThat((System.nanoTime() - t1) / 1_000_000)
-        .as("a second close returns at once")
-        .isLessThan(200);
     assertThat(worker.inFlight()).isZero();
     await("the blocking connection is closed")
         .atMost(Duration.ofSeconds(5))
@@ -225,28 +226,41 @@ class GracefulShutdownTest {
   }
 
   @Test
-  void closeWhileTheClaimLoopIsBusyStrandsNoLease() {
+  void closeWhileTheClaimLoopIsBusyStrandsNoLease() throws Exception {
     // Handlers finish at once, so claims are nearly always in flight when close() lands; their
-    // jobs must be handed back, not stranded.
+    // jobs must be handed back, not stranded. Each round closes its worker from the handler's
+    // 200th job on, while thousands of jobs are still ready: close lands mid-stream whatever the
+    // machine's speed. (It used to wait for "100 more acked" by polling stats; a fast worker could
+    // drain the queue between two polls, and a later round then waited for acks that could not
+    // come: the cause of this test's failure on a loaded machine, not an idle worker.)
     String name = "churn";
     Queue queue = hourglass.queue(name);
     int jobs = 4000;
+    int perRound = 200;
     queue.enqueueAll(
         IntStream.range(0, jobs)
             .mapToObj(i -> JobSpec.builder().id("churn-" + i).payload("x").build())
             .toList());
-    long acked = 0;
     Set<String> handled = ConcurrentHashMap.newKeySet();
     for (int round = 0; round < 5; round++) {
-      long floor = acked + 100;
+      CountDownLatch busy = new CountDownLatch(1);
+      AtomicInteger inRound = new AtomicInteger();
       Worker worker =
           hourglass.worker(
               name,
-              job -> handled.add(job.id()),
+              job -> {
+                handled.add(job.id());
+                if (inRound.incrementAndGet() == perRound) {
+                  busy.countDown();
+                }
+              },
               WorkerOptions.builder().concurrency(4).visibility(Duration.ofSeconds(60)).build());
-      await("round " + round + " is busy")
-          .atMost(Duration.ofSeconds(20))
-          .until(() -> queue.stats().acked() >= floor);
+      assertThat(busy.await(60, TimeUnit.SECONDS))
+          .as("round %d handled %d jobs", round, perRound)
+          .isTrue();
+      assertThat(queue.stats().ready())
+          .as("the queue is not drained when close lands")
+          .isPositive();
       worker.close(Duration.ofSeconds(5));
       QueueStats stats = queue.stats();
       String leased =
@@ -265,8 +279,9 @@ class GracefulShutdownTest {
                       + stranded.stream().filter(handled::contains).toList()
                       + " (they lapse only after the 60 s visibility, and the lapse costs an attempt)")
           .isZero();
+      assertThat(stats.acked()).isEqualTo(handled.size());
       assertThat(stats.acked() + stats.ready()).isEqualTo(jobs);
-      acked = stats.acked();
+      assertThat(stats.retried()).as("no hand-back counted an attempt").isZero();
     }
   }
 

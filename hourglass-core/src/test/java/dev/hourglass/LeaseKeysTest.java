@@ -8,7 +8,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The {@code inflight} and {@code leases} keys of a partition hold a KEEPER entry (prelude.lua)
+ * The {@code inflight} and {@code leases} keys of a partition hold a KEEPER entry (partition.lua)
  * that keeps them in Redis's hash-table encoding and alive when no job is leased: in the compact
  * encoding every claim and ack scanned the whole key. The entry must stay out of everything that
  * counts or sweeps leases.
@@ -22,7 +22,7 @@ class LeaseKeysTest extends HourglassTestBase {
   }
 
   @Test
-  void leaseKeysKeepTheHashTableEncodingAndStayOutOfCountsAndSweeps() throws Exception {
+  void leaseKeysKeepTheHashTableEncodingAndStayOutOfCountsAndSweeps() {
     Queue q = manual().queue("keeper");
     q.enqueueAll(List.of(job("a"), job("b")));
     List<Delivery> got = q.claim(2, Duration.ofSeconds(30));
@@ -49,10 +49,10 @@ class LeaseKeysTest extends HourglassTestBase {
     assertThat(q.stats().retried()).isZero();
 
     // A lease that lapses beside the keeper still comes back.
-    Thread.sleep(Duration.between(Instant.now(), due).toMillis() + 50);
+    awaitRedisClockPast(due);
     Delivery lapsing = q.claim(1, Duration.ofMillis(20)).get(0);
     assertThat(lapsing.id()).isEqualTo("later");
-    Thread.sleep(100);
+    awaitRedisClockPast(lapsing.leaseUntil());
     assertThat(q.promote()).isEqualTo(1);
     assertThat(q.stats().retried()).isEqualTo(1);
     assertThat(q.stats().inflight()).isZero();

@@ -1,11 +1,11 @@
 package dev.hourglass;
 
+import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -19,91 +19,79 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@link Queue#claim(int, Duration, Duration)} and {@link Queue#claimAsync}: the long poll.
- * Wake-ups come from another client's enqueue or from the promoter, never from polling, so each
- * test measures how soon a wait ends and asserts it is far below the wait it asked for.
+ * Wake-ups come from another client's enqueue or from the promoter, never from polling. Each wait
+ * asks for {@link #LONG_WAIT} while the test waits for its outcome only {@link #LIVENESS}: a wait
+ * that ends with a job in time was ended by a wake-up, not by its deadline. How soon is the bench's
+ * business.
  */
 class LongPollClaimTest extends HourglassTestBase {
-  private static final Duration LONG_WAIT = Duration.ofSeconds(20);
+  private static final Duration LONG_WAIT = Duration.ofMinutes(10);
+  private static final Duration LIVENESS = RedisProbe.LIVENESS;
   private static final Duration VISIBILITY = Duration.ofSeconds(30);
 
   /**
-   * Long enough for a claim's first empty attempt to land and the waiter to park on the wake list.
-   * The tests are about what happens during the wait, so they must be sure the wait has begun.
+   * Waits until a waiter is parked: with nothing ready, its first claim came back empty and the
+   * watcher of its partition blocks on the wake list. The tests are about what happens during the
+   * wait, so they must be sure the wait has begun.
    */
-  private static final long SETTLE_MS = 300;
-
-  private static void settle() throws InterruptedException {
-    Thread.sleep(SETTLE_MS);
+  private void awaitParked(int blockedWatchers) {
+    await("waiters parked on the wake list")
+        .atMost(LIVENESS)
+        .until(() -> blockedInBlpop().size() >= blockedWatchers);
   }
 
-  private static long msSince(long startNanos) {
-    return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos);
+  /** Whether a connection this test opened has sent BLPOP (CLIENT LIST: its last command). */
+  private boolean anyBlpopSent() {
+    return clientsOfThisTest().stream().anyMatch(c -> "blpop".equals(c.cmd()));
   }
 
   @Test
-  void returnsAtOnceWhenJobsAreReady() {
+  void returnsAtOnceWhenJobsAreReady() throws Exception {
     Queue q = live().queue("lp-ready");
     q.enqueueAll(List.of(job("a"), job("b"), job("c")));
 
-    long start = System.nanoTime();
-    List<Delivery> got = q.claim(10, null, LONG_WAIT);
+    List<Delivery> got = q.claimAsync(10, null, LONG_WAIT).get(LIVENESS.toSeconds(), SECONDS);
 
     assertThat(got).extracting(Delivery::id).containsExactlyInAnyOrder("a", "b", "c");
-    assertThat(msSince(start)).isLessThan(1000);
+    assertThat(anyBlpopSent()).as("the claim never waited on the wake list").isFalse();
   }
 
   @Test
   void zeroWaitIsAPlainClaim() {
     Queue q = live().queue("lp-zero");
-    long start = System.nanoTime();
     assertThat(q.claim(1, null, Duration.ZERO)).isEmpty();
-    assertThat(msSince(start)).isLessThan(1000);
+    assertThat(anyBlpopSent()).as("the claim never waited on the wake list").isFalse();
   }
 
   @Test
-  void anEnqueueByAnotherClientEndsTheWaitWithinARoundTrip() throws Exception {
+  void anEnqueueByAnotherClientEndsTheWait() throws Exception {
     Queue consumer = live().queue("lp-wake");
     Queue producer = manual().queue("lp-wake");
-    List<Long> latencies = new ArrayList<>();
     for (int round = 0; round < 5; round++) {
       CompletableFuture<List<Delivery>> waiting = consumer.claimAsync(1, VISIBILITY, LONG_WAIT);
-      settle();
+      awaitParked(1);
       assertThat(waiting).isNotDone();
 
-      long start = System.nanoTime();
       producer.enqueue(job("j" + round));
-      List<Delivery> got = waiting.get(10, TimeUnit.SECONDS);
-      latencies.add(msSince(start));
+      List<Delivery> got = waiting.get(LIVENESS.toSeconds(), SECONDS);
 
       assertThat(got).extracting(Delivery::id).containsExactly("j" + round);
       consumer.ack(got.get(0).id(), got.get(0).receipt());
     }
-    System.out.println("long-poll wake latency after enqueue, ms: " + latencies);
-    // One BLPOP reply plus one claim script: a few ms on loopback. The bound leaves room for a
-    // busy two-core machine while staying far below the 20 s wait.
-    assertThat(latencies).allMatch(ms -> ms < 1000);
-    assertThat(latencies.stream().sorted().toList().get(latencies.size() / 2)).isLessThan(300);
   }
 
   @Test
-  void aDelayedJobThatBecomesDueDuringTheWaitEndsIt() {
+  void aDelayedJobThatBecomesDueDuringTheWaitEndsItNotBefore() throws Exception {
     Queue q = live().queue("lp-due");
     EnqueueResult delayed = q.enqueue(spec("later").delay(Duration.ofMillis(1500)).build());
 
-    long start = System.nanoTime();
-    List<Delivery> got = q.claim(1, null, LONG_WAIT);
-    Instant arrived = Instant.now();
-    long elapsed = msSince(start);
+    List<Delivery> got = q.claimAsync(1, null, LONG_WAIT).get(LIVENESS.toSeconds(), SECONDS);
 
-    System.out.println(
-        "long-poll ended "
-            + Duration.between(delayed.runAt(), arrived).toMillis()
-            + " ms after the due time");
     assertThat(got).extracting(Delivery::id).containsExactly("later");
-    assertThat(elapsed).isBetween(1000L, 3000L);
-    // Clocks of Redis and this JVM are the same machine's; allow a little skew either way.
-    assertThat(arrived).isAfter(delayed.runAt().minusMillis(50));
-    assertThat(Duration.between(delayed.runAt(), arrived)).isLessThan(Duration.ofSeconds(1));
+    Delivery d = got.get(0);
+    assertThat(d.dueAt()).isEqualTo(delayed.runAt());
+    // The lease began when the claim ran, by the Redis clock: not before the due time.
+    assertThat(d.leaseUntil().minus(d.visibility())).isAfterOrEqualTo(delayed.runAt());
   }
 
   @Test
@@ -113,10 +101,10 @@ class LongPollClaimTest extends HourglassTestBase {
 
     long start = System.nanoTime();
     List<Delivery> got = q.claim(5, null, wait);
-    long elapsed = msSince(start);
+    long elapsedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
 
     assertThat(got).isEmpty();
-    assertThat(elapsed).isGreaterThanOrEqualTo(wait.toMillis()).isLessThan(3000);
+    assertThat(elapsedMs).as("waited the whole wait").isGreaterThanOrEqualTo(wait.toMillis());
   }
 
   @Test
@@ -125,17 +113,16 @@ class LongPollClaimTest extends HourglassTestBase {
     Queue producer = manual().queue("lp-herd");
     List<CompletableFuture<List<Delivery>>> waiters = new ArrayList<>();
     for (int i = 0; i < 50; i++) {
-      waiters.add(consumer.claimAsync(1, VISIBILITY, Duration.ofSeconds(30)));
+      waiters.add(consumer.claimAsync(1, VISIBILITY, LONG_WAIT));
     }
-    settle();
+    awaitParked(1);
     assertThat(waiters).noneMatch(CompletableFuture::isDone);
 
-    long start = System.nanoTime();
     for (int i = 0; i < 50; i++) {
       producer.enqueue(job("h" + i));
     }
-    CompletableFuture.allOf(waiters.toArray(new CompletableFuture<?>[0])).get(15, TimeUnit.SECONDS);
-    System.out.println("50 waiters served 50 jobs in " + msSince(start) + " ms");
+    CompletableFuture.allOf(waiters.toArray(new CompletableFuture<?>[0]))
+        .get(LIVENESS.toSeconds(), SECONDS);
 
     List<String> delivered = new ArrayList<>();
     for (CompletableFuture<List<Delivery>> w : waiters) {
@@ -157,25 +144,24 @@ class LongPollClaimTest extends HourglassTestBase {
     Queue producer = manual().queue("lp-cancel");
     Queue other = live().queue("lp-cancel");
     CompletableFuture<List<Delivery>> waiting = consumer.claimAsync(1, VISIBILITY, LONG_WAIT);
-    settle();
+    awaitParked(1);
 
     assertThat(waiting.cancel(true)).isTrue();
     producer.enqueue(job("after-cancel"));
 
-    // The cancelled waiter must not lease the job, not even briefly: nobody claims it meanwhile.
+    // The cancelled waiter must not lease the job, not even briefly: nobody claims it meanwhile
+    // (delivered only grows, so one lease would fail the whole window).
     await()
         .during(Duration.ofMillis(800))
-        .atMost(Duration.ofSeconds(2))
+        .atMost(LIVENESS)
         .pollInterval(Duration.ofMillis(20))
         .until(
             () -> {
               QueueStats s = producer.stats();
               return s.ready() == 1 && s.inflight() == 0 && s.delivered() == 0;
             });
-    long start = System.nanoTime();
     List<Delivery> got = other.claim(1, VISIBILITY);
     assertThat(got).extracting(Delivery::id).containsExactly("after-cancel");
-    assertThat(msSince(start)).isLessThan(1000);
   }
 
   @Test
@@ -187,15 +173,13 @@ class LongPollClaimTest extends HourglassTestBase {
       cancelled.add(consumer.claimAsync(1, VISIBILITY, LONG_WAIT));
     }
     CompletableFuture<List<Delivery>> kept = consumer.claimAsync(1, VISIBILITY, LONG_WAIT);
-    settle();
+    awaitParked(1);
     cancelled.forEach(f -> f.cancel(true));
 
-    long start = System.nanoTime();
     producer.enqueue(job("for-kept"));
-    List<Delivery> got = kept.get(5, TimeUnit.SECONDS);
+    List<Delivery> got = kept.get(LIVENESS.toSeconds(), SECONDS);
 
     assertThat(got).extracting(Delivery::id).containsExactly("for-kept");
-    assertThat(msSince(start)).isLessThan(1000);
     assertThat(producer.stats().delivered()).isEqualTo(1);
   }
 
@@ -210,20 +194,18 @@ class LongPollClaimTest extends HourglassTestBase {
             a.claimAsync(3, null, LONG_WAIT),
             b.claimAsync(1, null, LONG_WAIT),
             CompletableFuture.supplyAsync(() -> b.claim(1, null, LONG_WAIT)));
-    settle();
+    awaitParked(2); // one watcher per queue
     assertThat(waits).noneMatch(CompletableFuture::isDone);
 
     try (LettuceWarnings lettuce = new LettuceWarnings()) {
-      long start = System.nanoTime();
       client.close();
       for (CompletableFuture<List<Delivery>> w : waits) {
-        assertThat(w.get(3, TimeUnit.SECONDS)).isEmpty();
+        assertThat(w.get(LIVENESS.toSeconds(), SECONDS)).isEmpty();
       }
-      assertThat(msSince(start)).isLessThan(3000);
       // The watchers close their blocking connections once: a second close makes Lettuce warn
       // "Connection is already closed" (it did, once per watcher, before).
       await()
-          .atMost(Duration.ofSeconds(5))
+          .atMost(LIVENESS)
           .until(
               () ->
                   Thread.getAllStackTraces().keySet().stream()
@@ -246,7 +228,7 @@ class LongPollClaimTest extends HourglassTestBase {
     for (int i = 0; i < 30; i++) {
       keepWaiting(consumer, waits, closing);
     }
-    settle();
+    awaitParked(1);
     AtomicBoolean producing = new AtomicBoolean(true);
     CompletableFuture<Integer> produced =
         CompletableFuture.supplyAsync(
@@ -257,15 +239,17 @@ class LongPollClaimTest extends HourglassTestBase {
               }
               return n;
             });
-    Thread.sleep(1500);
+    // Let the waiters take a hundred jobs: they wake, claim and wait again all the time now.
+    await().atMost(LIVENESS).until(() -> waits.size() >= 30 + 100);
     closing.set(true);
     client.close(); // the producer is still busy: some waiters are mid-claim right now
     producing.set(false);
 
-    CompletableFuture.allOf(waits.toArray(new CompletableFuture<?>[0])).get(5, TimeUnit.SECONDS);
+    CompletableFuture.allOf(waits.toArray(new CompletableFuture<?>[0]))
+        .get(LIVENESS.toSeconds(), SECONDS);
     assertThat(waits).noneMatch(CompletableFuture::isCompletedExceptionally);
     System.out.println(
-        produced.get(5, TimeUnit.SECONDS)
+        produced.get(LIVENESS.toSeconds(), SECONDS)
             + " jobs enqueued, "
             + waits.size()
             + " long polls, all ended at close");
@@ -310,28 +294,25 @@ class LongPollClaimTest extends HourglassTestBase {
     assertThat(producer.settings().partitions()).isEqualTo(4);
 
     // Ids spread over the partitions by hash: 12 of them land on every partition but by bad luck.
-    List<Long> latencies = new ArrayList<>();
+    // While anyone waits, each partition's watcher blocks on its wake list.
     for (int i = 0; i < 12; i++) {
       CompletableFuture<List<Delivery>> waiting = q.claimAsync(1, VISIBILITY, LONG_WAIT);
-      settle();
-      long start = System.nanoTime();
+      awaitParked(4);
       producer.enqueue(job("p" + i));
-      assertThat(waiting.get(5, TimeUnit.SECONDS))
+      assertThat(waiting.get(LIVENESS.toSeconds(), SECONDS))
           .extracting(Delivery::id)
           .containsExactly("p" + i);
-      latencies.add(msSince(start));
     }
-    System.out.println("4 partitions, wake latency ms: " + latencies);
-    assertThat(latencies).allMatch(ms -> ms < 1000);
 
     // Many waiters over four partitions, a batch enqueued at once: each job exactly once.
     List<CompletableFuture<List<Delivery>>> waiters = new ArrayList<>();
     for (int i = 0; i < 20; i++) {
       waiters.add(q.claimAsync(1, VISIBILITY, LONG_WAIT));
     }
-    settle();
+    awaitParked(4);
     producer.enqueueAll(ids("b", 20).stream().map(LongPollClaimTest::job).toList());
-    CompletableFuture.allOf(waiters.toArray(new CompletableFuture<?>[0])).get(10, TimeUnit.SECONDS);
+    CompletableFuture.allOf(waiters.toArray(new CompletableFuture<?>[0]))
+        .get(LIVENESS.toSeconds(), SECONDS);
     Set<String> got = ConcurrentHashMap.newKeySet();
     for (CompletableFuture<List<Delivery>> w : waiters) {
       for (Delivery d : w.get()) {
@@ -349,25 +330,18 @@ class LongPollClaimTest extends HourglassTestBase {
     // token goes to this client's watcher, which must hand it on when its waiter is gone.
     CompletableFuture<List<Delivery>> shortPoll =
         longPoller.claimAsync(1, VISIBILITY, Duration.ofMillis(800));
-    settle();
+    awaitParked(1);
     Set<String> handled = ConcurrentHashMap.newKeySet();
     live()
         .worker(
             "lp-handoff",
             job -> handled.add(job.id()),
-            WorkerOptions.builder().idleWait(Duration.ofSeconds(30)).build());
-    assertThat(shortPoll.get(5, TimeUnit.SECONDS)).isEmpty();
+            WorkerOptions.builder().idleWait(Duration.ofSeconds(60)).build());
+    assertThat(shortPoll.get(LIVENESS.toSeconds(), SECONDS)).isEmpty();
 
-    long start = System.nanoTime();
     producer.enqueue(job("handed-on"));
-    await()
-        .atMost(Duration.ofSeconds(10))
-        .pollInterval(Duration.ofMillis(5))
-        .until(() -> handled.contains("handed-on"));
-    long ms = msSince(start);
-    System.out.println("worker got the job " + ms + " ms after the enqueue");
-    // Far below the worker's 30 s idle wait, and below the 1 s safety sweep as well.
-    assertThat(ms).isLessThan(2000);
+    // Far within the worker's 60 s idle wait: the token reached it.
+    await().atMost(LIVENESS).until(() -> handled.contains("handed-on"));
   }
 
   private static List<String> ids(String prefix, int n) {

@@ -11,7 +11,12 @@ import java.util.Optional;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** Each operation in each job state, including the conflicts. Promotion is driven by hand. */
+/**
+ * Each operation in each job state, including the conflicts. No background promoter: claim, stats
+ * and get follow the Redis clock by themselves, and tests call {@link Queue#promote()} where they
+ * mean it. Where a test needs time to pass (a due time, a lease, a ttl), it waits for the Redis
+ * clock, which decides.
+ */
 class QueueOperationsTest extends HourglassTestBase {
   private static final Duration FAR = Duration.ofHours(1);
   Queue q;
@@ -39,11 +44,12 @@ class QueueOperationsTest extends HourglassTestBase {
   void enqueueDueNowIsReadyAndDelayedIsDelayed() {
     EnqueueResult now = q.enqueue(job("now"));
     EnqueueResult later = q.enqueue(spec("later").delay(FAR).build());
+    Instant afterBoth = redisNow();
     assertThat(now.state()).isEqualTo(JobState.READY);
     assertThat(now.created()).isTrue();
     assertThat(later.state()).isEqualTo(JobState.DELAYED);
-    assertThat(Duration.between(now.runAt(), later.runAt()))
-        .isBetween(FAR.minusSeconds(5), FAR.plusSeconds(5));
+    // Due FAR after the server's now when the second enqueue ran.
+    assertThat(later.runAt().minus(FAR)).isBetween(now.runAt(), afterBoth);
     assertThat(q.get("now").orElseThrow().state()).isEqualTo(JobState.READY);
     assertThat(q.get("later").orElseThrow().state()).isEqualTo(JobState.DELAYED);
   }
@@ -174,13 +180,15 @@ class QueueOperationsTest extends HourglassTestBase {
   void claimLeasesOldestDueFirstAndCountsTheAttempt() {
     q.enqueue(spec("late").runAt(Instant.ofEpochMilli(2000)).build());
     q.enqueue(spec("early").runAt(Instant.ofEpochMilli(1000)).build());
+    Instant before = redisNow();
     List<Delivery> got = q.claim(5, Duration.ofSeconds(10));
+    Instant after = redisNow();
     assertThat(got).extracting(Delivery::id).containsExactly("early", "late");
     Delivery d = got.get(0);
     assertThat(d.attempt()).isEqualTo(1);
     assertThat(d.payloadAsString()).isEqualTo("payload-early");
-    assertThat(Duration.between(Instant.now(), d.leaseUntil()))
-        .isBetween(Duration.ofSeconds(8), Duration.ofSeconds(11));
+    // Leased for 10 s from the server's now when the claim ran.
+    assertThat(d.leaseUntil().minusSeconds(10)).isBetween(before, after);
     JobInfo info = q.get("early").orElseThrow();
     assertThat(info.state()).isEqualTo(JobState.INFLIGHT);
     assertThat(info.leaseUntil()).contains(d.leaseUntil());
@@ -193,7 +201,7 @@ class QueueOperationsTest extends HourglassTestBase {
     Delivery first = claimOne();
     assertThatThrownBy(() -> q.ack("a", "not-the-receipt"))
         .isInstanceOf(StaleReceiptException.class);
-    sleep(120);
+    awaitRedisClockPast(first.leaseUntil());
     q.promote(); // lease lapsed: back to ready, attempt counted
     assertThat(q.get("a").orElseThrow().state()).isEqualTo(JobState.READY);
     assertThatThrownBy(() -> q.ack("a", first.receipt())).isInstanceOf(StaleReceiptException.class);
@@ -217,7 +225,7 @@ class QueueOperationsTest extends HourglassTestBase {
   void ackBeforeTheSweepOfALapsedLeaseStillCounts() {
     q.enqueue(spec("a").visibility(Duration.ofMillis(20)).build());
     Delivery d = claimOne();
-    sleep(60);
+    awaitRedisClockPast(d.leaseUntil());
     q.ack("a", d.receipt()); // nobody else holds it: the only delivery may still finish
     assertThat(q.get("a")).isEmpty();
   }
@@ -243,9 +251,8 @@ class QueueOperationsTest extends HourglassTestBase {
     assertThat(after1.lastError()).contains("first failure");
     assertThat(Duration.between(d1.dueAt(), after1.runAt())).isPositive();
     assertThat(q.claim(1, null)).isEmpty();
-    sleep(150);
-    q.promote();
-    Delivery d2 = claimOne();
+    awaitRedisClockPast(after1.runAt());
+    Delivery d2 = claimOne(); // due by the server clock: no promoter needed
     assertThat(d2.attempt()).isEqualTo(2);
     assertThat(d2.lastError()).contains("first failure");
     q.nack("n", d2.receipt(), Nack.retryAfter(Duration.ZERO, "second"));
@@ -277,9 +284,12 @@ class QueueOperationsTest extends HourglassTestBase {
   void nackWithExplicitDelayUsesIt() {
     q.enqueue(job("e"));
     Delivery d = claimOne();
+    Instant before = redisNow();
     NackResult r = q.nack("e", d.receipt(), Nack.retryAfter(Duration.ofMinutes(10), "later"));
-    assertThat(Duration.between(Instant.now(), r.at()))
-        .isBetween(Duration.ofMinutes(9), Duration.ofMinutes(11));
+    Instant after = redisNow();
+    // Due 10 minutes after the server's now when the nack ran.
+    assertThat(r.at().minus(Duration.ofMinutes(10))).isBetween(before, after);
+    assertThat(q.get("e").orElseThrow().runAt()).isEqualTo(r.at());
   }
 
   @Test
@@ -288,7 +298,7 @@ class QueueOperationsTest extends HourglassTestBase {
     Delivery d = claimOne();
     Instant until = q.extend("x", d.receipt(), Duration.ofMinutes(5));
     assertThat(until).isAfter(d.leaseUntil().plusSeconds(200));
-    sleep(300);
+    awaitRedisClockPast(d.leaseUntil()); // the lease it had before the extension
     q.promote();
     assertThat(q.get("x").orElseThrow().state()).isEqualTo(JobState.INFLIGHT);
     q.ack("x", d.receipt());
@@ -299,8 +309,8 @@ class QueueOperationsTest extends HourglassTestBase {
   @Test
   void expiredLeaseOnLastAttemptGoesDead() {
     q.enqueue(spec("l").maxAttempts(1).visibility(Duration.ofMillis(20)).build());
-    claimOne();
-    sleep(60);
+    Delivery d = claimOne();
+    awaitRedisClockPast(d.leaseUntil());
     q.promote();
     JobInfo j = q.get("l").orElseThrow();
     assertThat(j.state()).isEqualTo(JobState.DEAD);
@@ -342,10 +352,10 @@ class QueueOperationsTest extends HourglassTestBase {
         manual()
             .configureQueue(
                 "slotted", QueueSettings.builder().slotWidth(Duration.ofMillis(200)).build());
-    slotted.enqueue(spec("s").delay(Duration.ofMillis(900)).build());
+    EnqueueResult cancelled = slotted.enqueue(spec("s").delay(Duration.ofMillis(900)).build());
     assertThat(slotted.cancel("s")).isTrue();
     slotted.enqueue(spec("s").payload("second").delay(FAR).build());
-    sleep(1200);
+    awaitRedisClockPast(cancelled.runAt()); // the cancelled entry's slot is due
     slotted.promote();
     slotted.promote();
     assertThat(slotted.get("s").orElseThrow().state()).isEqualTo(JobState.DELAYED);
@@ -388,9 +398,9 @@ class QueueOperationsTest extends HourglassTestBase {
         manual()
             .configureQueue(
                 "slotted2", QueueSettings.builder().slotWidth(Duration.ofMillis(200)).build());
-    slotted.enqueue(spec("s").delay(Duration.ofMillis(800)).build());
+    EnqueueResult first = slotted.enqueue(spec("s").delay(Duration.ofMillis(800)).build());
     slotted.reschedule("s", FAR);
-    sleep(1100);
+    awaitRedisClockPast(first.runAt()); // the slot of its first due time is due
     slotted.promote();
     slotted.promote();
     assertThat(slotted.claim(10, null)).isEmpty();
@@ -435,7 +445,7 @@ class QueueOperationsTest extends HourglassTestBase {
     q.enqueue(spec("d").delay(FAR).ttl(ttl).build());
     q.enqueue(spec("r").ttl(ttl).build());
     q.enqueue(spec("keep").build());
-    sleep(250);
+    awaitRedisClockPast(q.get("r").orElseThrow().expiresAt().orElseThrow()); // the later of both
     assertThat(q.get("d")).isEmpty(); // reported gone at once, swept by the next promote
     q.promote();
     assertThat(q.claim(10, null)).extracting(Delivery::id).containsExactly("keep");
@@ -447,8 +457,9 @@ class QueueOperationsTest extends HourglassTestBase {
   @Test
   void ttlDropsAnInflightJob() {
     q.enqueue(spec("i").ttl(Duration.ofMillis(100)).build());
+    Instant expires = q.get("i").orElseThrow().expiresAt().orElseThrow();
     Delivery d = claimOne();
-    sleep(200);
+    awaitRedisClockPast(expires);
     q.promote();
     assertThat(q.get("i")).isEmpty();
     assertThatThrownBy(() -> q.ack("i", d.receipt())).isInstanceOf(JobNotFoundException.class);
@@ -511,10 +522,11 @@ class QueueOperationsTest extends HourglassTestBase {
       r.nack(d.id(), d.receipt(), Nack.retry("x"));
     }
     r.promote();
-    assertThat(r.dead().list(null, 10).jobs())
-        .extracting(JobInfo::id)
-        .containsExactly("r2", "r3", "r4");
-    sleep(400);
+    List<JobInfo> kept = r.dead().list(null, 10).jobs();
+    assertThat(kept).extracting(JobInfo::id).containsExactly("r2", "r3", "r4");
+    Instant lastDeath =
+        kept.stream().map(j -> j.diedAt().orElseThrow()).max(Instant::compareTo).get();
+    awaitRedisClockPast(lastDeath.plusMillis(300)); // past the retention age of every dead job
     r.promote();
     assertThat(r.dead().count()).isZero();
     assertThat(r.stats().total()).isZero();
@@ -597,14 +609,5 @@ class QueueOperationsTest extends HourglassTestBase {
     assertThat(updated.settings().maxAttempts()).isEqualTo(9);
     assertThat(updated.enqueue(job("f")).created()).isTrue();
     assertThat(updated.get("f").orElseThrow().maxAttempts()).isEqualTo(9);
-  }
-
-  static void sleep(long ms) {
-    try {
-      Thread.sleep(ms);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new AssertionError(e);
-    }
   }
 }

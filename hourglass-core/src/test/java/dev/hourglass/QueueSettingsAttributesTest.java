@@ -229,7 +229,7 @@ class QueueSettingsAttributesTest extends HourglassTestBase {
     q.stats();
 
     await()
-        .atMost(Duration.ofSeconds(5))
+        .atMost(RedisProbe.LIVENESS)
         .until(
             () ->
                 calls.stream()
@@ -276,7 +276,7 @@ class QueueSettingsAttributesTest extends HourglassTestBase {
       assertThatThrownBy(() -> q.enqueue(job("during")))
           .isInstanceOf(RedisUnavailableException.class);
       await()
-          .atMost(Duration.ofSeconds(5))
+          .atMost(RedisProbe.LIVENESS)
           .until(
               () ->
                   calls.stream()

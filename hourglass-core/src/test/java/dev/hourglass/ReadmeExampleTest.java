@@ -41,8 +41,8 @@ class ReadmeExampleTest extends HourglassTestBase {
 
       // Not in the README: bring the job forward so the test need not wait 30 minutes.
       orders.reschedule("close-order-42", Duration.ofMillis(100));
-      await().atMost(Duration.ofSeconds(5)).until(() -> closed.contains("{\"order\":42}"));
-      await().atMost(Duration.ofSeconds(5)).until(() -> orders.stats().acked() == 1);
+      await().atMost(RedisProbe.LIVENESS).until(() -> closed.contains("{\"order\":42}"));
+      await().atMost(RedisProbe.LIVENESS).until(() -> orders.stats().acked() == 1);
     }
   }
 }

@@ -12,7 +12,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterEach;
@@ -22,16 +21,17 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * Redis goes away under a running producer and a running worker, and comes back with its AOF
  * ({@code appendfsync always}). Every enqueue that returned success must be delivered; calls during
- * the outage fail fast with {@link RedisUnavailableException}; the worker, started once, resumes by
- * itself. Invariant 1 (no loss) across restarts.
+ * the outage fail with {@link RedisUnavailableException} (that they do not hang is {@link
+ * ConnectionLossTest}'s); the worker, started once, resumes by itself. Invariant 1 (no loss) across
+ * restarts.
  */
 class RedisRestartTest {
   @RegisterExtension static RedisExtension redis = RedisExtension.persistent();
 
   private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(2);
 
-  /** A failing call may take the command timeout; anything beyond this is a hang. */
-  private static final long FAIL_FAST_LIMIT_MS = COMMAND_TIMEOUT.toMillis() + 1500;
+  /** The longest a test waits for progress: a liveness bound, never a measurement. */
+  private static final Duration LIVENESS = Duration.ofSeconds(30);
 
   @AfterEach
   void redisRunsAgain() {
@@ -68,36 +68,28 @@ class RedisRestartTest {
       Thread producerThread = new Thread(producer, "restart-producer");
       producerThread.start();
       try {
-        await("producer warms up")
-            .atMost(Duration.ofSeconds(20))
-            .until(() -> producer.succeeded.size() >= 150);
-        await("worker handles jobs")
-            .atMost(Duration.ofSeconds(20))
-            .until(() -> handled.size() >= 50);
+        await("producer warms up").atMost(LIVENESS).until(() -> producer.succeeded.size() >= 150);
+        await("worker handles jobs").atMost(LIVENESS).until(() -> handled.size() >= 50);
 
         outage.accept(server);
         int failuresBefore = producer.failures.get();
         await("producer calls fail while Redis is down")
-            .atMost(Duration.ofSeconds(20))
-            .until(() -> producer.failures.get() >= failuresBefore + 20);
+            .atMost(LIVENESS)
+            .until(() -> producer.failures.get() >= failuresBefore + 5);
         assertThat(server.isRunning()).isFalse();
 
         server.start();
         int succeededAtRestart = producer.succeeded.size();
         await("producer resumes after restart")
-            .atMost(Duration.ofSeconds(20))
+            .atMost(LIVENESS)
             .until(() -> producer.succeeded.size() >= succeededAtRestart + 150);
       } finally {
         producer.stop = true;
         producerThread.join(10_000);
       }
-      assertThat(producer.slowestFailureMs.get())
-          .as("a failing call returns within the command timeout plus a margin (ms)")
-          .isLessThan(FAIL_FAST_LIMIT_MS);
-
       Set<String> succeeded = Set.copyOf(producer.succeeded);
       await("every acknowledged enqueue is handled by the same, never restarted worker")
-          .atMost(Duration.ofSeconds(30))
+          .atMost(LIVENESS)
           .until(() -> handled.containsAll(succeeded));
       assertThat(handled).containsAll(succeeded);
 
@@ -111,7 +103,7 @@ class RedisRestartTest {
           .isSubsetOf(possible);
 
       await("queue drains: nothing stuck inflight or ready")
-          .atMost(Duration.ofSeconds(30))
+          .atMost(LIVENESS)
           .until(() -> queue.stats().total() == 0);
       for (String id : possible) {
         if (succeeded.contains(id)) {
@@ -123,12 +115,8 @@ class RedisRestartTest {
       }
       assertThat(worker.inFlight()).isZero();
       System.out.printf(
-          "restart summary: succeeded %d, failed %d (unknown outcome %d), handled %d, slowest failure %d ms%n",
-          succeeded.size(),
-          producer.failures.get(),
-          producer.unknown.size(),
-          handled.size(),
-          producer.slowestFailureMs.get());
+          "restart summary: succeeded %d, failed %d (unknown outcome %d), handled %d%n",
+          succeeded.size(), producer.failures.get(), producer.unknown.size(), handled.size());
       worker.close(Duration.ofSeconds(5));
       assertThat(producer.unexpected)
           .as(
@@ -145,7 +133,6 @@ class RedisRestartTest {
     final ConcurrentLinkedQueue<Throwable> unexpected = new ConcurrentLinkedQueue<>();
     final Set<String> unexpectedIds = ConcurrentHashMap.newKeySet();
     final AtomicInteger failures = new AtomicInteger();
-    final AtomicLong slowestFailureMs = new AtomicLong();
     volatile boolean stop;
     private int seq;
 
@@ -161,13 +148,11 @@ class RedisRestartTest {
         if (seq % 2 == 0) {
           spec.delay(Duration.ofMillis(ThreadLocalRandom.current().nextInt(501)));
         }
-        long t0 = System.nanoTime();
         try {
           queue.enqueue(spec.build());
           succeeded.add(id);
         } catch (RedisUnavailableException e) {
           failures.incrementAndGet();
-          slowestFailureMs.accumulateAndGet((System.nanoTime() - t0) / 1_000_000, Math::max);
           if (e.outcomeUnknown()) {
             unknown.add(id);
           }

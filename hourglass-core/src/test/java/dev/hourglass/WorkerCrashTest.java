@@ -81,10 +81,10 @@ class WorkerCrashTest {
 
       QueueStats atKill = queue.stats();
       assertThat(childDone).as("child finished some but not all jobs").hasSizeLessThan(JOBS);
-      assertThat(atKill.acked())
-          .as("acks happen after DONE, and at most one per handler thread can be pending")
-          .isLessThanOrEqualTo(childDone.size())
-          .isGreaterThanOrEqualTo(childDone.size() - CrashingWorkerMain.CONCURRENCY);
+      // With prefetch a handler thread starts its next job without waiting for the last one's ack,
+      // so how many acks were still on their way at the kill depends on timing; exactly those jobs
+      // are handled twice (checked below).
+      assertThat(atKill.acked()).as("acks happen after DONE").isLessThanOrEqualTo(childDone.size());
       assertThat(atKill.inflight()).as("the dead child still holds leases").isPositive();
       assertThat(inFlightAtKill).as("handlers were running at the kill").isNotEmpty();
       assertThat(atKill.total()).isEqualTo(JOBS - atKill.acked());
@@ -98,7 +98,7 @@ class WorkerCrashTest {
               WorkerOptions.builder().concurrency(8).visibility(Duration.ofSeconds(10)).build());
       try {
         await("every job acked")
-            .atMost(Duration.ofSeconds(30))
+            .atMost(RedisProbe.LIVENESS)
             .until(() -> queue.stats().acked() == JOBS && queue.stats().total() == 0);
       } finally {
         survivor.close(Duration.ofSeconds(5));
@@ -155,7 +155,6 @@ class WorkerCrashTest {
       doneTwice.retainAll(survivorAttempts.keySet());
       assertThat(doneTwice)
           .as("only jobs finished but not yet acked at the kill are handled twice")
-          .hasSizeLessThanOrEqualTo(CrashingWorkerMain.CONCURRENCY)
           .hasSize((int) (childDone.size() - atKill.acked()));
       System.out.printf(
           "crash summary: child started %d, done %d, acked at kill %d, in handlers at kill %d, inflight at kill %d,"

@@ -1,5 +1,6 @@
 package dev.hourglass.internal;
 
+import dev.hourglass.internal.store.Failures;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;

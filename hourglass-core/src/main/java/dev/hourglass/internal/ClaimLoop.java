@@ -2,8 +2,9 @@ package dev.hourglass.internal;
 
 import dev.hourglass.Delivery;
 import dev.hourglass.HourglassException;
-import io.lettuce.core.RedisException;
-import java.nio.charset.StandardCharsets;
+import dev.hourglass.internal.store.BlockingConnection;
+import dev.hourglass.internal.store.Failures;
+import dev.hourglass.internal.store.Partition;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Semaphore;
@@ -12,40 +13,36 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The claim loop of a worker on one partition. Each claim asks for as many jobs as the worker has
- * free slots (idle handler threads plus unused prefetch, up to maxClaim), and up to {@value
- * #MAX_CLAIMS_IN_FLIGHT} claims may be in flight, so the round trip does not bound throughput. When
- * a claim comes back short, the partition has nothing ready: the loop lets the claims in flight
- * land, then blocks on the partition's wake list (BLPOP, on a connection of its own) until a
- * producer or promoter pushes a token or {@code idleWait} passes. It never spins.
+ * The claim loop of a worker on one partition. Each claim asks for as many jobs as the worker may
+ * still hold ({@link Capacity}, up to maxClaim), and up to {@value #MAX_CLAIMS_IN_FLIGHT} claims
+ * may be in flight, so the round trip does not bound throughput. When a claim comes back short, the
+ * partition has nothing ready: the loop lets the claims in flight land, then blocks on the
+ * partition's wake list (BLPOP, on a connection of its own) until a producer or promoter pushes a
+ * token or {@code idleWait} passes. It never spins.
  */
 final class ClaimLoop implements Runnable {
   private static final Logger log = LoggerFactory.getLogger(ClaimLoop.class);
   private static final long MAX_FAILURE_BACKOFF_MS = 2000;
   private static final int MAX_CLAIMS_IN_FLIGHT = 4;
 
-  private final HourglassClient client;
   private final RedisQueue queue;
-  private final PartitionRef part;
+  private final Partition part;
   private final WorkerImpl worker;
+  private final Duration commandTimeout;
   private final Thread thread;
-  private final byte[] wakeKey;
   private final Semaphore claimsInFlight = new Semaphore(MAX_CLAIMS_IN_FLIGHT);
   // Set by claim replies, read by the loop: ready ran dry, or a claim failed.
   private volatile boolean drained;
   private volatile HourglassException failure;
   private final BlockingConnection blocking;
 
-  ClaimLoop(HourglassClient client, RedisQueue queue, PartitionRef part, WorkerImpl worker) {
-    this.client = client;
+  ClaimLoop(HourglassClient client, RedisQueue queue, Partition part, WorkerImpl worker) {
     this.queue = queue;
     this.part = part;
     this.worker = worker;
-    this.wakeKey = part.keys.wake().getBytes(StandardCharsets.UTF_8);
-    this.blocking =
-        new BlockingConnection(
-            client.redis, worker.options().idleWait().plus(client.redis.commandTimeout()));
-    this.thread = new Thread(this, "hourglass-claim-" + queue.name() + "." + part.index);
+    this.commandTimeout = client.redis.commandTimeout();
+    this.blocking = client.store.blockingConnection(worker.options().idleWait());
+    this.thread = new Thread(this, "hourglass-claim-" + queue.name() + "." + part.index());
     thread.setDaemon(true);
   }
 
@@ -77,23 +74,23 @@ final class ClaimLoop implements Runnable {
           awaitWake();
           continue;
         }
-        int slots = worker.acquireSlots(worker.options().maxClaim());
+        int slots = worker.acquire(worker.options().maxClaim());
         try {
           claimsInFlight.acquire();
         } catch (InterruptedException e) {
-          worker.releaseSlots(slots);
+          worker.release(slots);
           throw e;
         }
         if (drained || failure != null) {
-          // A claim landed while this loop waited for slots and found the partition empty (or
-          // failed): do not
-          // send another one into it; go back and wait.
+          // A claim landed while this loop waited and found the partition empty (or failed): do
+          // not send another one into it; go back and wait.
           claimsInFlight.release();
-          worker.releaseSlots(slots);
+          worker.release(slots);
           continue;
         }
         queue
-            .claimAsync(part, slots, worker.options().visibility())
+            .claims
+            .from(part, slots, worker.options().visibility())
             .whenComplete((got, error) -> claimed(slots, got, error));
       }
     } catch (InterruptedException e) {
@@ -102,34 +99,24 @@ final class ClaimLoop implements Runnable {
   }
 
   /**
-   * A claim came back (on Lettuce's event loop: nothing here may block): dispatch its jobs (or hand
-   * them back when the worker is closing), return unused slots, and note when ready ran dry so the
-   * loop blocks for a wake-up instead of claiming again.
+   * A claim came back (on Lettuce's event loop: nothing here may block): hand its jobs to the
+   * worker, return the unused capacity, and note when ready ran dry so the loop blocks for a
+   * wake-up instead of claiming again.
    */
   private void claimed(int slots, List<Delivery> got, Throwable error) {
     try {
       if (error != null) {
-        failure = Failures.translate(error); // before freeing slots, as with drained below
-        worker.releaseSlots(slots);
+        failure = Failures.translate(error); // before freeing capacity, as with drained below
+        worker.release(slots);
         return;
       }
-      // Mark the drain before freeing slots: the loop wakes on free slots and must see it, or it
-      // would send
-      // more claims into an empty partition before blocking.
+      // Mark the drain before freeing capacity: the loop wakes on free capacity and must see it,
+      // or it would send more claims into an empty partition before blocking.
       if (got.size() < slots) {
         drained = true;
       }
-      worker.releaseSlots(slots - got.size());
-      for (Delivery d : got) {
-        if (worker.running()) {
-          worker.dispatch(d); // hands the job to a handler thread; never blocks
-        } else {
-          // Closing: start nothing new, return the lease at once (off the event loop: it may
-          // reconnect).
-          worker.handBackLater(d);
-          worker.releaseSlots(1);
-        }
-      }
+      worker.release(slots - got.size());
+      got.forEach(worker::dispatch); // never blocks; a closing worker hands the jobs back
     } finally {
       claimsInFlight.release();
     }
@@ -141,15 +128,14 @@ final class ClaimLoop implements Runnable {
   }
 
   /**
-   * Blocks until a wake token arrives or idleWait passes. Failures end the wait early; the claim
-   * retries.
+   * Blocks until a wake token arrives or idleWait passes. A failure ends the wait early; the claim
+   * that follows retries.
    */
   private void awaitWake() throws InterruptedException {
-    Duration idle = worker.options().idleWait();
     try {
       // After stop() the connection is closed already, and the BLPOP fails at once.
-      blocking.get().sync().blpop(idle.toMillis() / 1000.0, wakeKey);
-    } catch (HourglassException | RedisException e) {
+      blocking.awaitWake(part, worker.options().idleWait());
+    } catch (HourglassException e) {
       if (worker.running()) {
         log.debug("wait for wake-up on {} ended early: {}", queue.name(), e.getMessage());
         Thread.sleep(100);
@@ -159,20 +145,21 @@ final class ClaimLoop implements Runnable {
 
   /**
    * Stops the loop: closes the blocking connection to end a BLPOP in progress, interrupts a wait
-   * for a free slot, waits for the thread, then for claims still in flight: they land after the
-   * worker stopped running and hand their jobs back, and close() waits for those hand-backs.
-   * Bounded by the command timeout.
+   * for capacity, waits for the thread, then for claims still in flight: they land after the worker
+   * stopped running and hand their jobs back, and close() waits for those hand-backs. Bounded by
+   * the command timeout.
    */
   void stop() {
     blocking.close();
     thread.interrupt();
-    long waitMs = client.redis.commandTimeout().plusSeconds(1).toMillis();
+    long waitMs = commandTimeout.plusSeconds(1).toMillis();
     try {
       thread.join(waitMs);
       if (claimsInFlight.tryAcquire(MAX_CLAIMS_IN_FLIGHT, waitMs, TimeUnit.MILLISECONDS)) {
         claimsInFlight.release(MAX_CLAIMS_IN_FLIGHT);
       }
     } catch (InterruptedException e) {
+      // the caller is interrupted: stop waiting
       Thread.currentThread().interrupt();
     }
   }

@@ -1,9 +1,9 @@
 package dev.hourglass.internal;
 
 import dev.hourglass.Delivery;
-import io.lettuce.core.KeyValue;
-import io.lettuce.core.RedisException;
-import java.nio.charset.StandardCharsets;
+import dev.hourglass.HourglassException;
+import dev.hourglass.internal.store.BlockingConnection;
+import dev.hourglass.internal.store.Partition;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -17,10 +17,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Long-poll claims on one queue in this client. A caller that finds nothing ready waits here, not
  * on a connection or thread of its own. While anyone waits, one watcher thread per partition blocks
- * on the partition's wake list (BLPOP on a dedicated connection, {@value #BLOCK_SECONDS} s at a
- * time); each token wakes every waiter to claim again. A waiter that gets nothing by its deadline
- * completes with an empty list. A token that arrives when nobody waits any more is pushed back for
- * other consumers.
+ * on the partition's wake list (BLPOP on a dedicated connection, 2 s at a time); each token wakes
+ * every waiter to claim again. A waiter that gets nothing by its deadline completes with an empty
+ * list. A token that arrives when nobody waits any more is pushed back for other consumers.
  *
  * <p>A generation counter closes the gap between a waiter's empty claim and its parking: a token
  * that arrived in between makes the waiter claim again at once instead of sleeping through it.
@@ -30,7 +29,7 @@ import org.slf4j.LoggerFactory;
  */
 final class ClaimWaiters {
   private static final Logger log = LoggerFactory.getLogger(ClaimWaiters.class);
-  private static final long BLOCK_SECONDS = 2;
+  private static final Duration BLOCK = Duration.ofSeconds(2);
 
   private final HourglassClient client;
   private final RedisQueue queue;
@@ -80,7 +79,8 @@ final class ClaimWaiters {
       seen = generation;
     }
     queue
-        .claimAnyAsync(w.max, w.visibility)
+        .claims
+        .any(w.max, w.visibility)
         .whenCompleteAsync(
             (got, error) -> {
               if (error != null) {
@@ -98,7 +98,7 @@ final class ClaimWaiters {
   private void deliver(Waiter w, List<Delivery> got) {
     if (!w.result.complete(got)) {
       for (Delivery d : got) {
-        queue.releaseAsync(d.id(), d.receipt());
+        queue.settlements.release(d.id(), d.receipt());
       }
     }
   }
@@ -156,12 +156,12 @@ final class ClaimWaiters {
     if (watchersStarted) {
       return;
     }
-    List<PartitionRef> parts = queue.layout().partitions(); // may read Redis: outside the lock
+    List<Partition> parts = queue.topology.snapshot().partitions(); // may read Redis: unlocked
     synchronized (lock) {
       if (watchersStarted || closed) {
         return;
       }
-      for (PartitionRef part : parts) {
+      for (Partition part : parts) {
         Watcher watcher = new Watcher(part);
         watchers.add(watcher);
         watcher.thread.start();
@@ -211,15 +211,13 @@ final class ClaimWaiters {
 
   /** Blocks on one partition's wake list while anyone waits; sleeps on the monitor otherwise. */
   private final class Watcher implements Runnable {
-    private final byte[] wakeKey;
+    private final Partition part;
     private final Thread thread;
-    private final BlockingConnection connection =
-        new BlockingConnection(
-            client.redis, Duration.ofSeconds(BLOCK_SECONDS).plus(client.redis.commandTimeout()));
+    private final BlockingConnection connection = client.store.blockingConnection(BLOCK);
 
-    Watcher(PartitionRef part) {
-      this.wakeKey = part.keys.wake().getBytes(StandardCharsets.UTF_8);
-      this.thread = new Thread(this, "hourglass-longpoll-" + queue.name() + "." + part.index);
+    Watcher(Partition part) {
+      this.part = part;
+      this.thread = new Thread(this, "hourglass-longpoll-" + queue.name() + "." + part.index());
       thread.setDaemon(true);
     }
 
@@ -228,11 +226,11 @@ final class ClaimWaiters {
       try {
         while (awaitWaiters()) {
           try {
-            KeyValue<byte[], byte[]> token = connection.get().sync().blpop(BLOCK_SECONDS, wakeKey);
+            byte[] token = connection.awaitWake(part, BLOCK);
             if (token != null && !wakeAll()) {
-              connection.get().sync().lpush(wakeKey, token.getValue());
+              connection.returnWake(part, token);
             }
-          } catch (RedisException | dev.hourglass.HourglassException e) {
+          } catch (HourglassException e) {
             if (!isClosed()) {
               log.debug("long-poll wait on {} ended early: {}", queue.name(), e.getMessage());
               connection.drop();

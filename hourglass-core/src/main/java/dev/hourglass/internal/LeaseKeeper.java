@@ -1,9 +1,9 @@
 package dev.hourglass.internal;
 
 import dev.hourglass.Delivery;
-import dev.hourglass.HourglassException;
 import dev.hourglass.JobNotFoundException;
 import dev.hourglass.StaleReceiptException;
+import dev.hourglass.internal.store.Failures;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
@@ -14,25 +14,25 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Extends the leases of a worker's running handlers: every half visibility, the first time when
- * half a visibility of the lease is left (counted from the claim, so a prefetched job that waited
- * is extended sooner).
+ * Keeps the leases of a worker's jobs from the moment they reach the worker (waiting for a thread,
+ * then running) until their handler returns: each lease is extended by its visibility whenever half
+ * of it is left, so no job's lease lapses while the worker holds it, however long it waits or runs.
  *
- * <p>One timer task is armed for the earliest extension due among all running jobs, instead of one
- * task per job: most handlers finish long before their first extension, and scheduling and
- * cancelling a task per job took a lock on the timer's queue on every delivery (it showed in the
- * e2e profile at 50k jobs/s). Starting and finishing a job is an insert into and a removal from a
- * concurrent set, plus a volatile read.
+ * <p>One timer task is armed for the earliest extension due among all kept jobs, instead of one
+ * task per job: most jobs finish long before their first extension, and scheduling and cancelling a
+ * task per job took a lock on the timer's queue on every delivery. Keeping and finishing a job is
+ * an insert into and a removal from a concurrent set, plus a volatile read. Extensions are sent
+ * without waiting for their replies.
  */
 final class LeaseKeeper {
   private static final Logger log = LoggerFactory.getLogger(LeaseKeeper.class);
 
   private final RedisQueue queue;
   private final ScheduledExecutorService timer;
-  private final Set<Running> running = ConcurrentHashMap.newKeySet();
+  private final Set<Kept> kept = ConcurrentHashMap.newKeySet();
   private final Object plan = new Object();
   // When the armed sweep runs (System.nanoTime), Long.MAX_VALUE when none is armed. Written under
-  // plan; read without it by start(), which only needs to know whether it must arm an earlier one.
+  // plan; read without it by keep(), which only needs to know whether it must arm an earlier one.
   private volatile long plannedAtNanos = Long.MAX_VALUE;
   private ScheduledFuture<?> planned; // guarded by plan
 
@@ -41,39 +41,41 @@ final class LeaseKeeper {
     this.timer = timer;
   }
 
-  /** One running job whose lease is kept. */
-  static final class Running {
+  /** One job whose lease is kept. */
+  static final class Kept {
     final Delivery job;
     final long periodNanos;
-    // Set by start() before the job is added to the set; after that only sweeps touch these.
+    // Only sweeps touch nextNanos after keep(); sweeps never overlap (one timer thread).
     long nextNanos;
-    boolean lost;
+    volatile long leaseUntilMs; // the lease deadline last granted (server clock)
+    volatile boolean lost;
 
-    Running(Delivery job, long periodNanos, long nextNanos) {
+    Kept(Delivery job, long periodNanos, long nextNanos) {
       this.job = job;
       this.periodNanos = periodNanos;
       this.nextNanos = nextNanos;
+      this.leaseUntilMs = job.leaseUntil().toEpochMilli();
     }
   }
 
-  /** A handler starts on {@code job}, whose lease has {@code leaseLeftMs} left. */
-  Running start(Delivery job, long leaseLeftMs) {
+  /** Starts keeping the lease of {@code job}, which has {@code leaseLeftMs} left. */
+  Kept keep(Delivery job, long leaseLeftMs) {
     long periodMs = Math.max(1, job.visibility().toMillis() / 2);
     long first =
         System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Math.max(0, leaseLeftMs - periodMs));
-    Running r = new Running(job, TimeUnit.MILLISECONDS.toNanos(periodMs), first);
-    running.add(r);
+    Kept k = new Kept(job, TimeUnit.MILLISECONDS.toNanos(periodMs), first);
+    kept.add(k);
     // The add happens before this read. A sweep that resets plannedAtNanos after the read iterates
-    // after the add, so it sees r; one that reset it before the read makes this arm.
+    // after the add, so it sees k; one that reset it before the read makes this arm.
     if (first < plannedAtNanos) {
       arm(first);
     }
-    return r;
+    return k;
   }
 
-  /** The handler of {@code r} returned: no more extensions. */
-  void finish(Running r) {
-    running.remove(r);
+  /** The job's handler returned (or it was handed back): no more extensions. */
+  void finish(Kept k) {
+    kept.remove(k);
   }
 
   private void arm(long atNanos) {
@@ -95,25 +97,20 @@ final class LeaseKeeper {
     }
   }
 
-  /**
-   * Extends every lease that is due, then arms the sweep for the next one. Runs on the worker's
-   * timer, which has one thread: sweeps never overlap, so only they touch {@code nextNanos} and
-   * {@code lost} after {@link #start}. The lock is not held while extending (a Redis call), so
-   * handlers starting meanwhile are not held up.
-   */
+  /** Extends every lease that is due, then arms the sweep for the next one. Timer thread. */
   private void sweep() {
     synchronized (plan) {
       planned = null;
       plannedAtNanos = Long.MAX_VALUE;
     }
     long next = Long.MAX_VALUE;
-    for (Running r : running) {
-      if (!r.lost && r.nextNanos <= System.nanoTime()) {
-        extend(r);
-        r.nextNanos += r.periodNanos;
+    for (Kept k : kept) {
+      if (!k.lost && k.nextNanos <= System.nanoTime()) {
+        extend(k);
+        k.nextNanos += k.periodNanos;
       }
-      if (!r.lost) {
-        next = Math.min(next, r.nextNanos);
+      if (!k.lost) {
+        next = Math.min(next, k.nextNanos);
       }
     }
     if (next != Long.MAX_VALUE) {
@@ -121,19 +118,28 @@ final class LeaseKeeper {
     }
   }
 
-  private void extend(Running r) {
-    Delivery job = r.job;
-    try {
-      queue.extend(job.id(), job.receipt(), job.visibility());
-    } catch (StaleReceiptException | JobNotFoundException e) {
-      log.warn("lease of job {} in {} was lost while its handler ran", job.id(), queue.name());
-      r.lost = true; // no further extensions of this delivery
-    } catch (HourglassException e) {
-      log.warn(
-          "could not extend the lease of job {} in {}: {}", job.id(), queue.name(), e.getMessage());
-    } catch (RuntimeException e) {
-      // Not expected; logged, and the sweep goes on so that the other leases are still kept.
-      log.error("extending the lease of job {} in {} failed", job.id(), queue.name(), e);
-    }
+  private void extend(Kept k) {
+    Delivery job = k.job;
+    queue
+        .settlements
+        .extend(job.id(), job.receipt(), job.visibility().toMillis())
+        .whenComplete(
+            (until, error) -> {
+              if (error == null) {
+                k.leaseUntilMs = until.toEpochMilli();
+                return;
+              }
+              var e = Failures.translate(error);
+              if (e instanceof StaleReceiptException || e instanceof JobNotFoundException) {
+                log.warn("lease of job {} in {} was lost while held", job.id(), queue.name());
+                k.lost = true; // no further extensions of this delivery
+              } else {
+                log.warn(
+                    "could not extend the lease of job {} in {}: {}",
+                    job.id(),
+                    queue.name(),
+                    e.getMessage());
+              }
+            });
   }
 }

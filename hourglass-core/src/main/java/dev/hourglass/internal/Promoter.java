@@ -2,201 +2,229 @@ package dev.hourglass.internal;
 
 import dev.hourglass.HourglassException;
 import dev.hourglass.QueueSettings;
-import java.util.ArrayList;
-import java.util.List;
+import dev.hourglass.internal.store.Deliveries.PromoteRequest;
+import dev.hourglass.internal.store.Failures;
+import dev.hourglass.internal.store.Partition;
+import dev.hourglass.internal.store.Replies.Promoted;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The promoter loop of one partition: wakes consumers for due jobs, brings expired leases back,
- * loads time slots ahead of time.
+ * The promoter of one partition: runs promote.lua when there is work (ttl expiry, lapsed leases,
+ * slot lists to load ahead, due jobs to announce to blocked consumers, dead-letter retention).
  *
- * <p>It sleeps until the earliest of: the next due time the promote script reported, a wake-up from
- * an enqueue that made an earlier due time (pub/sub, see {@link Promoters}), and the safety sweep
- * ({@value #SAFETY_SWEEP_MS} ms). When another process holds the partition's promoter lock, it
- * sleeps until that lock could lapse, so a crashed leader costs at most about {@value #LOCK_MS} ms.
- * The leader renews the lock when half of it is spent (every other idle pass), so an idle follower
- * costs one read-only call per renewal, about every 2 s.
+ * <p>A pass plans the next: at the next wake time the script reported, at once when a budget ran
+ * out, or, while it follows another process's lock, when that lock could lapse if work is due by
+ * then. A pub/sub hint of earlier work (a script lowered the partition's meta.due) brings it
+ * forward. Between them runs a safety sweep: {@value #SAFETY_SWEEP_MS} ms, doubling after each pass
+ * that found nothing to do up to {@value #IDLE_SWEEP_MS} ms, back to {@value #SAFETY_SWEEP_MS} ms
+ * on any hint or progress. Every script that schedules promoter work announces it, so an idle
+ * partition needs no frequent look; the sweep covers a hint lost with the pub/sub connection (which
+ * is re-established and followed by a pass of every partition).
+ *
+ * <p>Runs on its client's one promoter thread ({@link Promoters}): {@link #pass} sends the script
+ * and returns; the reply plans the next pass on that thread again. At most one pass is in flight.
  */
-final class Promoter implements Runnable {
+final class Promoter {
   private static final Logger log = LoggerFactory.getLogger(Promoter.class);
   static final long SAFETY_SWEEP_MS = 1000;
-  // Renewed when half spent: with 1 s sweeps that is every other pass, so an idle leader writes
-  // every 2 s.
+  static final long IDLE_SWEEP_MS = 10_000;
+  // Renewed when half spent; a leader that dies is replaced within about this long.
   static final long LOCK_MS = 3000;
-  private static final int BUDGET = 1000;
+  static final int BUDGET = 1000;
+  private static final long NOTHING_DUE = 9_000_000_000_000_000L;
   private static final long MAX_FAILURE_BACKOFF_MS = 1000;
 
   private final HourglassClient client;
   private final RedisQueue queue;
-  private final PartitionRef part;
+  private final Partition part;
   private final String owner;
-  private final Thread thread;
-  private final Object signal = new Object();
-  private volatile boolean running = true;
-  private volatile boolean leader;
-  private List<Long> upcomingSlots = List.of();
-  // Guarded by signal: the server time this loop plans to wake at, and whether it was woken early.
-  private long plannedWakeMs = Long.MAX_VALUE;
-  private long hintedDueMs = Long.MAX_VALUE;
-  private boolean woken;
+  private final ScheduledExecutorService thread;
 
-  Promoter(HourglassClient client, RedisQueue queue, PartitionRef part, String owner) {
+  // Touched on the promoter thread only.
+  private ScheduledFuture<?> planned;
+  private long plannedAtServerMs = Long.MAX_VALUE;
+  private boolean passing;
+  // The earliest plan asked for while a pass was in flight: its script may have run before the
+  // one that announced the work, so its reply may not know of it.
+  private long askedWhilePassing = Long.MAX_VALUE;
+  private long sweepMs = SAFETY_SWEEP_MS;
+  private long failureBackoffMs;
+  private volatile boolean stopped;
+
+  Promoter(
+      HourglassClient client,
+      RedisQueue queue,
+      Partition part,
+      String owner,
+      ScheduledExecutorService thread) {
     this.client = client;
     this.queue = queue;
     this.part = part;
     this.owner = owner;
-    this.thread = new Thread(this, "hourglass-promoter-" + queue.name() + "." + part.index);
-    thread.setDaemon(true);
-  }
-
-  void start() {
-    thread.start();
+    this.thread = thread;
   }
 
   String channel() {
     return part.channel();
   }
 
-  /**
-   * An enqueue made {@code dueMs} the earliest due time of the partition: wake up if that is
-   * sooner.
-   */
+  /** Work falls due at {@code dueMs} (server clock), announced on pub/sub; any thread. */
   void hint(long dueMs) {
-    synchronized (signal) {
-      hintedDueMs = Math.min(hintedDueMs, dueMs);
-      if (leader && dueMs < plannedWakeMs) {
-        woken = true;
-        signal.notifyAll();
-      }
-    }
+    onThread(
+        () -> {
+          sweepMs = SAFETY_SWEEP_MS;
+          planAt(dueMs);
+        });
   }
 
-  @Override
-  public void run() {
-    long failureBackoff = 50;
-    while (running) {
-      try {
-        client.promoters.checkSubscription();
-        synchronized (signal) {
-          hintedDueMs = Long.MAX_VALUE; // this pass sees every enqueue announced so far
-        }
-        PromoteReply r = promoteOnce();
-        failureBackoff = 50;
-        leader = r.leader();
-        if (r.leader() && r.more()) {
-          continue;
-        }
-        long wakeAt = r.nextWakeMs() < 0 ? r.nowMs() + SAFETY_SWEEP_MS : r.nextWakeMs();
-        if (r.leader()) {
-          wakeAt = Math.min(wakeAt, r.nowMs() + SAFETY_SWEEP_MS);
-        }
-        sleepUntil(wakeAt, r.nowMs());
-      } catch (HourglassException e) {
-        if (!running) {
-          return;
-        }
-        log.warn(
-            "promoter of {} partition {} failed, retrying in {} ms: {}",
-            queue.name(),
-            part.index,
-            failureBackoff,
-            e.getMessage());
-        sleepFor(failureBackoff);
-        failureBackoff = Math.min(failureBackoff * 2, MAX_FAILURE_BACKOFF_MS);
-      } catch (RuntimeException e) {
-        log.error("promoter of {} partition {} hit a bug; retrying", queue.name(), part.index, e);
-        sleepFor(MAX_FAILURE_BACKOFF_MS);
-      }
-    }
-  }
-
-  record PromoteReply(boolean leader, long moved, boolean more, long nextWakeMs, long nowMs) {}
-
-  PromoteReply promoteOnce() {
-    QueueSettings s = queue.layout().settings();
-    List<Long> slots = upcomingSlots;
-    Args keys = part.keysWithAllPools();
-    for (long start : slots) {
-      keys.add(part.keys.slot(start));
-    }
-    Args argv =
-        part.argv()
-            .add(owner)
-            .add(LOCK_MS)
-            .add(queue.lookaheadMs())
-            .add(BUDGET)
-            .add(s.deadMaxAge().toMillis())
-            .add(s.deadMaxCount())
-            .add(slots.size());
-    for (long start : slots) {
-      argv.add(start);
-    }
-    List<Object> reply = client.call(Script.PROMOTE, keys, argv);
-    long now = Reply.num(reply.get(4));
-    client.serverClock.observe(now);
-    boolean isLeader = Reply.num(reply.get(0)) == 1;
-    boolean fullPass = Reply.num(reply.get(5)) == 1;
-    if (fullPass) {
-      List<Long> next = new ArrayList<>();
-      for (int i = 6; i < reply.size(); i++) {
-        next.add(Reply.num(reply.get(i)));
-      }
-      upcomingSlots = List.copyOf(next);
-    }
-    return new PromoteReply(
-        isLeader,
-        Reply.num(reply.get(1)),
-        Reply.num(reply.get(2)) == 1,
-        Reply.num(reply.get(3)),
-        now);
-  }
-
-  private void sleepUntil(long serverWakeMs, long serverNowMs) {
-    long deadline = System.nanoTime() + Math.max(0, serverWakeMs - serverNowMs) * 1_000_000L;
-    synchronized (signal) {
-      plannedWakeMs = serverWakeMs;
-      // A hint that arrived during the pass (after its script read the partition) must not be lost.
-      woken = leader && hintedDueMs < serverWakeMs;
-      try {
-        while (running && !woken) {
-          long leftNanos = deadline - System.nanoTime();
-          if (leftNanos <= 0) {
-            break;
-          }
-          signal.wait(leftNanos / 1_000_000L, (int) (leftNanos % 1_000_000L));
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        running = false;
-      } finally {
-        plannedWakeMs = Long.MAX_VALUE;
-      }
-    }
-  }
-
-  private void sleepFor(long ms) {
-    synchronized (signal) {
-      try {
-        if (running) {
-          signal.wait(ms);
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        running = false;
-      }
-    }
+  /** Runs a pass as soon as possible; any thread. */
+  void passSoon() {
+    onThread(() -> planAt(Long.MIN_VALUE));
   }
 
   void stop() {
-    running = false;
-    synchronized (signal) {
-      signal.notifyAll();
-    }
+    stopped = true;
+    onThread(
+        () -> {
+          if (planned != null) {
+            planned.cancel(false);
+          }
+        });
+  }
+
+  /**
+   * Runs {@code task} on the promoter thread. The executor would keep an exception in the task's
+   * future, unseen, and this promoter would plan no more passes: it is logged, and a pass planned
+   * after the failure backoff.
+   */
+  private void onThread(Runnable task) {
     try {
-      thread.join(5000);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+      thread.execute(() -> guarded(task));
+    } catch (RejectedExecutionException closing) {
+      // the client is closing
     }
+  }
+
+  private void guarded(Runnable task) {
+    try {
+      task.run();
+    } catch (RuntimeException e) {
+      log.error("promoter of {} partition {} hit a bug; retrying", queue.name(), part.index(), e);
+      planned = null;
+      plannedAtServerMs = Long.MAX_VALUE;
+      passing = false;
+      planAt(client.serverClock.nowMs() + MAX_FAILURE_BACKOFF_MS);
+    }
+  }
+
+  /** Plans the next pass at {@code atServerMs} unless one is planned sooner. Promoter thread. */
+  private void planAt(long atServerMs) {
+    if (stopped) {
+      return;
+    }
+    if (passing) {
+      askedWhilePassing = Math.min(askedWhilePassing, atServerMs);
+      return;
+    }
+    if (atServerMs >= plannedAtServerMs && planned != null) {
+      return;
+    }
+    if (planned != null) {
+      planned.cancel(false);
+    }
+    plannedAtServerMs = atServerMs;
+    long now = client.serverClock.nowMs();
+    long delayMs = atServerMs <= now ? 0 : atServerMs - now;
+    planned = thread.schedule(() -> guarded(this::pass), delayMs, TimeUnit.MILLISECONDS);
+  }
+
+  private void pass() {
+    planned = null;
+    plannedAtServerMs = Long.MAX_VALUE;
+    if (stopped) {
+      return;
+    }
+    passing = true;
+    askedWhilePassing = Long.MAX_VALUE;
+    CompletableFuture<Promoted> reply;
+    try {
+      reply =
+          queue
+              .topology
+              .snapshotAsync()
+              .thenCompose(
+                  s -> client.deliveries.promote(part, request(s.settings(), s.lookaheadMs())));
+    } catch (RuntimeException e) {
+      reply = CompletableFuture.failedFuture(e);
+    }
+    reply.whenComplete((r, error) -> onThread(() -> passed(r, error)));
+  }
+
+  PromoteRequest request(QueueSettings s, long lookaheadMs) {
+    return new PromoteRequest(
+        owner, LOCK_MS, lookaheadMs, BUDGET, s.deadMaxAge().toMillis(), s.deadMaxCount());
+  }
+
+  private void passed(Promoted r, Throwable error) {
+    passing = false;
+    if (stopped) {
+      return;
+    }
+    if (error != null) {
+      failed(Failures.translate(error)); // the retry's pass sees what was asked meanwhile
+      return;
+    }
+    if (failureBackoffMs > 0) {
+      log.info("promoter of {} partition {} works again", queue.name(), part.index());
+      failureBackoffMs = 0;
+    }
+    boolean progress = r.madeReady() > 0 || r.more();
+    sweepMs = progress ? SAFETY_SWEEP_MS : Math.min(sweepMs * 2, IDLE_SWEEP_MS);
+    planAt(Math.min(next(r), askedWhilePassing));
+  }
+
+  /** When the pass after {@code r} is due (server clock). */
+  private long next(Promoted r) {
+    if (r.leader() && r.more()) {
+      return Long.MIN_VALUE;
+    }
+    long sweepAt = r.nowMs() + sweepMs;
+    if (r.leader()) {
+      return Math.min(known(r.nextWakeMs(), sweepAt), sweepAt);
+    }
+    if (r.dueMs() <= r.lockUntilMs()) {
+      // Work is due while another process holds the lock: take over if it lapses unrenewed.
+      return r.lockUntilMs();
+    }
+    return Math.min(r.dueMs(), sweepAt);
+  }
+
+  private static long known(long wakeMs, long otherwise) {
+    return wakeMs < 0 || wakeMs >= NOTHING_DUE ? otherwise : wakeMs;
+  }
+
+  private void failed(HourglassException e) {
+    if (failureBackoffMs == 0) {
+      log.warn(
+          "promoter of {} partition {} failed, retrying: {}",
+          queue.name(),
+          part.index(),
+          e.getMessage());
+      failureBackoffMs = 50;
+    } else {
+      log.debug(
+          "promoter of {} partition {} failed again: {}",
+          queue.name(),
+          part.index(),
+          e.getMessage());
+      failureBackoffMs = Math.min(failureBackoffMs * 2, MAX_FAILURE_BACKOFF_MS);
+    }
+    planAt(client.serverClock.nowMs() + failureBackoffMs);
   }
 }

@@ -1,32 +1,63 @@
 package dev.hourglass.internal;
 
 import dev.hourglass.HourglassException;
+import dev.hourglass.internal.store.Failures;
+import dev.hourglass.internal.store.Partition;
+import dev.hourglass.internal.store.Replies.Promoted;
+import io.lettuce.core.RedisException;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The promoters this client runs, one per partition of each queue it consumes, and the pub/sub
- * connection on which enqueues announce earlier due times. A lost subscription only costs the
- * safety sweep; it is re-established from the promoter loops.
+ * The promoters this client runs: one per partition of each queue it consumes (of every queue in
+ * Redis with {@code promoteAllQueues}), all on one thread, since a pass is a script call sent
+ * without blocking; and the pub/sub connection on which scripts announce promoter work that falls
+ * due earlier than known. The subscription is checked every {@value #CHECK_MS} ms; when it had to
+ * be made again, every promoter passes at once, for the announcements it may have missed.
  */
 final class Promoters implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Promoters.class);
+  private static final long CHECK_MS = 1000;
+
+  /** How often {@code promoteAllQueues} looks for new queues in the registry. */
+  static final long REGISTRY_SCAN_MS = 10_000;
 
   private final HourglassClient client;
-  // One lock owner per client: its background loops and manual passes never lock each other out.
+  // One lock owner per client: its background passes and manual passes never lock each other out.
   private final String owner;
+  private final ScheduledThreadPoolExecutor thread;
   private final Map<String, Promoter> byChannel = new ConcurrentHashMap<>();
   private final Object lock = new Object();
-  private StatefulRedisPubSubConnection<String, String> pubsub;
-  private boolean closed;
+  private StatefulRedisPubSubConnection<String, String> pubsub; // guarded by lock
+  private boolean closed; // guarded by lock
 
   Promoters(HourglassClient client) {
     this.client = client;
     this.owner = client.random.token();
+    this.thread = new ScheduledThreadPoolExecutor(1, DaemonThreads.named("hourglass-promoter"));
+    thread.setRemoveOnCancelPolicy(true); // re-planned passes cancel the plan before
+  }
+
+  /** Starts the subscription check, and the registry scan when every queue is promoted. */
+  void start() {
+    if (!client.config.backgroundPromoter()) {
+      return;
+    }
+    thread.scheduleWithFixedDelay(
+        this::checkSubscriptionSafely, 0, CHECK_MS, TimeUnit.MILLISECONDS);
+    if (client.config.promoteAllQueues()) {
+      thread.scheduleWithFixedDelay(
+          () -> client.callbacks.execute(this::scanRegistry),
+          0,
+          REGISTRY_SCAN_MS,
+          TimeUnit.MILLISECONDS);
+    }
   }
 
   /** Starts promoters for every partition of the queue unless they run already. */
@@ -34,7 +65,7 @@ final class Promoters implements AutoCloseable {
     if (!client.config.backgroundPromoter()) {
       return;
     }
-    for (PartitionRef part : queue.layout().partitions()) {
+    for (Partition part : queue.topology.snapshot().partitions()) {
       if (byChannel.containsKey(part.channel())) {
         continue;
       }
@@ -42,71 +73,92 @@ final class Promoters implements AutoCloseable {
         if (closed || byChannel.containsKey(part.channel())) {
           continue;
         }
-        Promoter p = new Promoter(client, queue, part, owner);
+        Promoter p = new Promoter(client, queue, part, owner, thread);
         byChannel.put(p.channel(), p);
         if (pubsub != null && pubsub.isOpen()) {
           pubsub.async().subscribe(p.channel());
         }
-        p.start();
+        p.passSoon();
       }
     }
   }
 
+  private void scanRegistry() {
+    try {
+      for (String name : client.queueNames()) {
+        ensure(client.queue(name));
+      }
+    } catch (HourglassException e) {
+      log.debug("cannot read the queue registry now: {}", e.getMessage());
+    }
+  }
+
   /**
-   * One promotion pass over every partition of the queue, by a one-off owner; see {@code
-   * Queue.promote()}.
+   * One promotion pass over every partition of the queue, by this client's owner, waiting for each
+   * (and passing again while a budget runs out); see {@code Queue.promote()}.
    */
   long promoteNow(RedisQueue queue) {
+    QueueTopology.Snapshot s = queue.topology.snapshot();
     long moved = 0;
-    for (PartitionRef part : queue.layout().partitions()) {
-      Promoter running = byChannel.get(part.channel());
-      Promoter p = running != null ? running : new Promoter(client, queue, part, owner);
-      Promoter.PromoteReply r;
+    for (Partition part : s.partitions()) {
+      Promoter p = byChannel.get(part.channel());
+      if (p == null) {
+        p = new Promoter(client, queue, part, owner, thread);
+      }
+      Promoted r;
       do {
-        r = p.promoteOnce();
-        moved += r.moved();
+        r =
+            Failures.await(
+                client.deliveries.promote(part, p.request(s.settings(), s.lookaheadMs())));
+        moved += r.madeReady();
       } while (r.leader() && r.more());
     }
     return moved;
   }
 
-  /** Opens the pub/sub connection again if it was lost, and subscribes every promoter's channel. */
-  void checkSubscription() {
-    StatefulRedisPubSubConnection<String, String> c = pubsub;
-    if (c != null && c.isOpen()) {
-      return;
+  private void checkSubscriptionSafely() {
+    if (byChannel.isEmpty()) {
+      return; // no promoter yet: no pub/sub connection either
     }
+    try {
+      if (checkSubscription()) {
+        byChannel.values().forEach(Promoter::passSoon);
+      }
+    } catch (HourglassException | RedisException e) {
+      log.debug("promoters' pub/sub connection is down: {}", e.getMessage());
+    }
+  }
+
+  /** Opens the pub/sub connection again if it was lost: true when it did. */
+  private boolean checkSubscription() {
     synchronized (lock) {
       if (closed || (pubsub != null && pubsub.isOpen())) {
-        return;
+        return false;
       }
       if (pubsub != null) {
         pubsub.closeAsync();
+        pubsub = null;
       }
-      try {
-        StatefulRedisPubSubConnection<String, String> fresh = client.redis.openPubSub();
-        fresh.addListener(
-            new RedisPubSubAdapter<>() {
-              @Override
-              public void message(String channel, String message) {
-                Promoter p = byChannel.get(channel);
-                if (p != null) {
-                  try {
-                    p.hint(Long.parseLong(message));
-                  } catch (NumberFormatException e) {
-                    log.warn("ignoring malformed wake-up '{}' on {}", message, channel);
-                  }
+      StatefulRedisPubSubConnection<String, String> fresh = client.redis.openPubSub();
+      fresh.addListener(
+          new RedisPubSubAdapter<>() {
+            @Override
+            public void message(String channel, String message) {
+              Promoter p = byChannel.get(channel);
+              if (p != null) {
+                try {
+                  p.hint(Long.parseLong(message));
+                } catch (NumberFormatException e) {
+                  log.warn("ignoring malformed announcement '{}' on {}", message, channel);
                 }
               }
-            });
-        if (!byChannel.isEmpty()) {
-          fresh.sync().subscribe(byChannel.keySet().toArray(new String[0]));
-        }
-        pubsub = fresh;
-      } catch (HourglassException | io.lettuce.core.RedisException e) {
-        pubsub = null;
-        throw Failures.translate(e);
+            }
+          });
+      if (!byChannel.isEmpty()) {
+        fresh.sync().subscribe(byChannel.keySet().toArray(new String[0]));
       }
+      pubsub = fresh;
+      return true;
     }
   }
 
@@ -114,12 +166,11 @@ final class Promoters implements AutoCloseable {
   public void close() {
     synchronized (lock) {
       closed = true;
-    }
-    byChannel.values().forEach(Promoter::stop);
-    synchronized (lock) {
       if (pubsub != null) {
         pubsub.close();
       }
     }
+    byChannel.values().forEach(Promoter::stop);
+    thread.shutdownNow();
   }
 }

@@ -6,6 +6,11 @@ import dev.hourglass.InvalidArgumentException;
 import dev.hourglass.JobInfo;
 import dev.hourglass.JobNotFoundException;
 import dev.hourglass.JobState;
+import dev.hourglass.internal.store.Failures;
+import dev.hourglass.internal.store.Partition;
+import dev.hourglass.internal.store.Replies.DeadJob;
+import dev.hourglass.internal.store.Status;
+import dev.hourglass.internal.store.Store;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -16,9 +21,11 @@ import java.util.Optional;
 final class RedisDeadLetters implements DeadLetters {
   private static final int CHUNK = 1000;
   private final RedisQueue queue;
+  private final Store store;
 
-  RedisDeadLetters(RedisQueue queue) {
+  RedisDeadLetters(RedisQueue queue, Store store) {
     this.queue = queue;
+    this.store = store;
   }
 
   /** Where a page ends: partition, time of death and id of the last job listed. */
@@ -48,28 +55,24 @@ final class RedisDeadLetters implements DeadLetters {
     }
     Cursor from =
         cursor == null || cursor.isEmpty() ? new Cursor(0, -1, "") : Cursor.decode(cursor);
-    List<PartitionRef> parts = queue.layout().partitions();
+    List<Partition> parts = queue.topology.snapshot().partitions();
     if (from.partition() < 0 || from.partition() >= parts.size()) {
       throw new InvalidArgumentException("cursor", "is not a cursor from a previous page");
     }
     List<JobInfo> jobs = new ArrayList<>();
     Cursor last = null;
     for (int p = from.partition(); p < parts.size() && jobs.size() < limit; p++) {
-      PartitionRef part = parts.get(p);
       boolean first = p == from.partition();
-      Args argv =
-          part.argv()
-              .add(first ? from.at() : -1)
-              .add(first ? from.id() : "")
-              .add(limit - jobs.size());
-      List<Object> reply = queue.client().call(Script.DEAD_LIST, part.keysWithAllPools(), argv);
-      for (int i = 0; i + 2 < reply.size(); i += 3) {
-        String id = Reply.str(reply.get(i));
-        long at = Reply.num(reply.get(i + 2));
-        jobs.add(
-            queue.info(
-                id, JobState.DEAD, RecordCodec.decode(Reply.bytes(reply.get(i + 1))), 0, at));
-        last = new Cursor(p, at, id);
+      List<DeadJob> page =
+          Failures.await(
+              store.deadList(
+                  parts.get(p),
+                  first ? from.at() : -1,
+                  first ? from.id() : "",
+                  limit - jobs.size()));
+      for (DeadJob d : page) {
+        jobs.add(queue.info(d.id(), JobState.DEAD, d.record(), 0, d.diedAtMs()));
+        last = new Cursor(p, d.diedAtMs(), d.id());
       }
     }
     Optional<String> next =
@@ -80,41 +83,35 @@ final class RedisDeadLetters implements DeadLetters {
   @Override
   public void requeue(String id) {
     Names.id(id);
-    PartitionRef part = queue.layout().partitionOf(id);
-    List<Object> reply =
-        queue
-            .client()
-            .call(Script.DEAD_REQUEUE, part.keysWithAllPools(), part.argv().add(id).add(1));
-    if (Reply.status(reply) == RedisQueue.STATUS_NOT_FOUND) {
+    Partition part = queue.topology.snapshot().partitionOf(id);
+    if (Failures.await(store.deadRequeue(part, id)) == Status.NOT_FOUND) {
       throw new JobNotFoundException(queue.name(), id);
     }
   }
 
   @Override
   public long requeueAll() {
-    return inChunks(Script.DEAD_REQUEUE, true);
+    return inChunks(store::deadRequeueOldest);
   }
 
   @Override
   public long purge() {
-    return inChunks(Script.DEAD_PURGE, false);
+    return inChunks(store::deadPurge);
   }
 
-  private long inChunks(Script script, boolean withId) {
+  /** A call on up to a chunk of a partition's oldest dead jobs, answering how many it took. */
+  private interface ChunkCall {
+    java.util.concurrent.CompletableFuture<Long> run(Partition part, int limit);
+  }
+
+  private long inChunks(ChunkCall call) {
     long total = 0;
-    for (PartitionRef part : queue.layout().partitions()) {
-      while (true) {
-        Args argv = part.argv();
-        if (withId) {
-          argv.add("");
-        }
-        argv.add(CHUNK);
-        long n = Reply.num(queue.client().call(script, part.keysWithAllPools(), argv).get(1));
+    for (Partition part : queue.topology.snapshot().partitions()) {
+      long n;
+      do {
+        n = Failures.await(call.run(part, CHUNK));
         total += n;
-        if (n < CHUNK) {
-          break;
-        }
-      }
+      } while (n == CHUNK);
     }
     return total;
   }

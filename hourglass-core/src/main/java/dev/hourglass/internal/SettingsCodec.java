@@ -31,16 +31,6 @@ public final class SettingsCodec {
     return f;
   }
 
-  /**
-   * Whether the queue's pools are staggered ({@link Keys#poolIndex}): {@code poolMap} is {@code
-   * staggered} in the settings of a queue created by layout 3 (queue_upsert.lua writes it when it
-   * creates the queue; no client sends it); queues created before have no such field and even
-   * pools.
-   */
-  static boolean staggeredPools(Map<String, String> fields) {
-    return "staggered".equals(fields.get("poolMap"));
-  }
-
   static QueueSettings fromFields(Map<String, String> f) {
     QueueSettings.Builder b = QueueSettings.builder();
     if (f.containsKey("partitions")) b.partitions(Integer.parseInt(f.get("partitions")));

@@ -1,23 +1,15 @@
 package dev.hourglass.internal;
 
 import dev.hourglass.Delivery;
-import dev.hourglass.HourglassException;
 import dev.hourglass.JobHandler;
-import dev.hourglass.JobNotFoundException;
-import dev.hourglass.KillJobException;
-import dev.hourglass.StaleReceiptException;
 import dev.hourglass.Worker;
 import dev.hourglass.WorkerOptions;
-import java.io.PrintWriter;
-import java.io.StringWriter;
+import dev.hourglass.internal.store.Partition;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -25,31 +17,30 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A {@link Worker}: one {@link ClaimLoop} per partition feeding a fixed pool of handler threads. A
- * semaphore with one permit per handler thread, plus one per prefetched job, bounds what is
- * claimed: with the default prefetch of 0 the worker never holds a lease it has no thread for.
- * Prefetched jobs wait in the pool's queue; a job that has not started when the worker closes is
- * handed back instead of run.
+ * A {@link Worker}: one {@link ClaimLoop} per partition feeding a fixed pool of handler threads.
+ * {@link Capacity} bounds what is claimed: one job per thread plus an adaptive prefetch of jobs
+ * waiting for a thread. The {@link LeaseKeeper} keeps every held job's lease, waiting or running; a
+ * job that has not started when the worker closes is handed back instead of run.
  */
 final class WorkerImpl implements Worker {
   private static final Logger log = LoggerFactory.getLogger(WorkerImpl.class);
-  private static final long[] SETTLE_RETRY_MS = {50, 200, 1000};
   private static final Duration SETTLE_GRACE = Duration.ofSeconds(1);
+
+  /** The longest a prefetched job should wait for a thread, at the handlers' measured speed. */
+  private static final Duration MAX_PREFETCH_WAIT = Duration.ofSeconds(1);
 
   private final HourglassClient client;
   private final RedisQueue queue;
   private final JobHandler handler;
   private final WorkerOptions options;
-  private final Semaphore freeSlots;
+  private final Capacity capacity;
   private final ThreadPoolExecutor handlers;
   // One thread: the lease keeper's sweeps and the retries of failed acks and nacks.
-  private final ScheduledExecutorService timer;
+  private final ScheduledThreadPoolExecutor timer;
   private final LeaseKeeper leases;
+  private final Settler settler;
   private final List<ClaimLoop> loops = new ArrayList<>();
   private final AtomicInteger inFlight = new AtomicInteger();
-  // Acks and nacks sent but not answered yet; close() waits for them. Also the monitor close()
-  // waits on.
-  private final AtomicInteger settling = new AtomicInteger();
   private volatile boolean running = true;
   private volatile boolean abandoned;
 
@@ -58,7 +49,16 @@ final class WorkerImpl implements Worker {
     this.queue = queue;
     this.handler = handler;
     this.options = options;
-    this.freeSlots = new Semaphore(options.concurrency() + options.prefetch());
+    Duration visibility =
+        options.visibility() != null
+            ? options.visibility()
+            : queue.topology.snapshot().settings().visibility();
+    Duration wait = visibility.dividedBy(4);
+    this.capacity =
+        new Capacity(
+            options.concurrency(),
+            options.prefetch(),
+            (wait.compareTo(MAX_PREFETCH_WAIT) < 0 ? wait : MAX_PREFETCH_WAIT).toNanos());
     this.handlers =
         new ThreadPoolExecutor(
             options.concurrency(),
@@ -67,19 +67,19 @@ final class WorkerImpl implements Worker {
             TimeUnit.MILLISECONDS,
             new LinkedBlockingQueue<>(),
             DaemonThreads.numbered("hourglass-worker-" + queue.name()));
-    ScheduledThreadPoolExecutor timer =
+    this.timer =
         new ScheduledThreadPoolExecutor(
             1, DaemonThreads.numbered("hourglass-lease-" + queue.name()));
     // The lease keeper re-arms one sweep task, cancelling the one before when it must run sooner:
     // cancelled tasks leave the queue at once.
     timer.setRemoveOnCancelPolicy(true);
-    this.timer = timer;
     this.leases = new LeaseKeeper(queue, timer);
+    this.settler = new Settler(queue, timer, client.callbacks);
   }
 
   void start() {
     client.promoters.ensure(queue);
-    for (PartitionRef part : queue.layout().partitions()) {
+    for (Partition part : queue.topology.snapshot().partitions()) {
       ClaimLoop loop = new ClaimLoop(client, queue, part, this);
       loops.add(loop);
       loop.start();
@@ -104,83 +104,52 @@ final class WorkerImpl implements Worker {
     return options;
   }
 
-  /** Blocks until at least one handler slot is free, then takes up to {@code max} free slots. */
-  int acquireSlots(int max) throws InterruptedException {
-    freeSlots.acquire();
-    int extra = 0;
-    while (extra < max - 1 && freeSlots.tryAcquire()) {
-      extra++;
-    }
-    return 1 + extra;
+  /** Blocks until the worker may take at least one more job, then takes up to {@code max}. */
+  int acquire(int max) throws InterruptedException {
+    return capacity.acquire(max);
   }
 
-  void releaseSlots(int n) {
-    freeSlots.release(n);
-  }
-
-  /** Runs one delivery on a handler thread; its slot is released when it is settled. */
-  void dispatch(Delivery job) {
-    inFlight.incrementAndGet();
-    try {
-      handlers.execute(new Waiting(job));
-    } catch (RuntimeException rejected) {
-      // The pool is shutting down: the job was never started; hand its lease back.
-      left();
-      handBackLater(job); // may run on the event loop: hand back off it
-    }
+  void release(int n) {
+    capacity.release(n);
   }
 
   /**
-   * {@link #handBack} on the callback executor, for callers on Lettuce's event loop (the call may
-   * have to reconnect, which blocks). Counted as settling at once, so close() waits for it even
-   * before it runs.
+   * A claimed delivery enters the worker: its lease is kept from now on, and it waits for a handler
+   * thread. Never blocks (it runs on Lettuce's event loop).
    */
-  void handBackLater(Delivery job) {
-    settling.incrementAndGet();
+  void dispatch(Delivery job) {
+    if (!running) {
+      // Closing: start nothing new, return the lease at once.
+      capacity.release(1);
+      settler.handBack(job);
+      return;
+    }
+    inFlight.incrementAndGet();
+    LeaseKeeper.Kept kept =
+        options.autoExtend()
+            ? leases.keep(job, job.leaseUntil().toEpochMilli() - client.serverClock.nowMs())
+            : null;
     try {
-      client.callbacks.execute(() -> sendHandBack(job));
+      handlers.execute(new Waiting(job, kept));
     } catch (RuntimeException rejected) {
-      settled(); // the client is closing: the lease brings the job back
+      left(kept); // the pool is shutting down: the job was never started
+      settler.handBack(job);
     }
-  }
-
-  /** Returns a delivery that was never started to ready, without counting the attempt. */
-  void handBack(Delivery job) {
-    settling.incrementAndGet();
-    sendHandBack(job);
-  }
-
-  private void sendHandBack(Delivery job) {
-    CompletableFuture<Void> call;
-    try {
-      call = queue.releaseAsync(job.id(), job.receipt());
-    } catch (RuntimeException e) {
-      call = CompletableFuture.failedFuture(e);
-    }
-    call.whenComplete(
-        (ok, error) -> {
-          if (error != null) {
-            log.warn(
-                "could not hand back job {} in {}; it comes back when its lease ends: {}",
-                job.id(),
-                queue.name(),
-                Failures.translate(error).getMessage());
-          }
-          settled();
-        });
   }
 
   /** A delivery waiting in the handler pool's queue for a thread. */
   private final class Waiting implements Runnable {
     final Delivery job;
+    final LeaseKeeper.Kept kept;
 
-    Waiting(Delivery job) {
+    Waiting(Delivery job, LeaseKeeper.Kept kept) {
       this.job = job;
+      this.kept = kept;
     }
 
     @Override
     public void run() {
-      handle(job);
+      handle(job, kept);
     }
   }
 
@@ -188,139 +157,58 @@ final class WorkerImpl implements Worker {
   private void handBackWaiting(List<Runnable> tasks) {
     for (Runnable task : tasks) {
       if (task instanceof Waiting w) {
-        left();
-        handBack(w.job);
+        left(w.kept);
+        settler.handBack(w.job);
       }
     }
   }
 
-  /** A delivery leaves the worker (handled, or given up unstarted): its slot is free again. */
-  private void left() {
+  /** A delivery leaves the worker (handled, or given up unstarted). */
+  private void left(LeaseKeeper.Kept kept) {
+    if (kept != null) {
+      leases.finish(kept);
+    }
     inFlight.decrementAndGet();
-    freeSlots.release();
+    capacity.release(1);
   }
 
-  private void handle(Delivery job) {
+  private void handle(Delivery job, LeaseKeeper.Kept kept) {
     if (!running) {
-      // Closing: a job still waiting for a thread (prefetched) is not started; its lease goes back.
-      left();
-      handBack(job);
+      // Closing: a job still waiting for a thread is not started; its lease goes back.
+      left(kept);
+      settler.handBack(job);
       return;
     }
-    // A prefetched job's lease has been running since its claim. When it ran out while the job
-    // waited, the promoter gives the job back (or already did): running it now could run it twice.
-    long leaseLeftMs = job.leaseUntil().toEpochMilli() - client.serverClock.nowMs();
-    if (leaseLeftMs <= 0) {
+    long leaseUntil = kept != null ? kept.leaseUntilMs : job.leaseUntil().toEpochMilli();
+    if (leaseUntil <= client.serverClock.nowMs() || (kept != null && kept.lost)) {
+      // Its lease ran out (or was lost) while it waited: the job comes back by lease (or did
+      // already), and running it now could run it twice.
       log.warn(
           "job {} in {} waited for a handler thread past its lease and was not started; it comes"
-              + " back by lease (prefetch too large for the handler time?)",
+              + " back by lease",
           job.id(),
           queue.name());
-      left();
+      left(kept);
       return;
     }
-    LeaseKeeper.Running kept = options.autoExtend() ? leases.start(job, leaseLeftMs) : null;
+    Throwable failure = null;
+    long started = System.nanoTime();
     try {
-      Throwable failure = null;
-      try {
-        handler.handle(job);
-      } catch (Throwable t) {
-        failure = t;
-      } finally {
-        if (kept != null) {
-          leases.finish(kept);
-        }
-      }
-      if (abandoned) {
-        return; // past the shutdown deadline: settle nothing, the lease brings the job back
-      }
-      settling.incrementAndGet();
-      settleAsync(job, failure, 0);
-    } finally {
-      left();
+      handler.handle(job);
+    } catch (Throwable t) {
+      failure = t;
     }
-  }
-
-  /**
-   * Acks or nacks without blocking the handler thread; Lettuce pipelines the calls. A transient
-   * failure is retried a few times; after that the job comes back when its lease runs out.
-   */
-  private void settleAsync(Delivery job, Throwable failure, int attempt) {
-    CompletableFuture<?> call;
-    try {
-      if (failure == null) {
-        call = queue.ackAsync(job.id(), job.receipt());
-      } else {
-        boolean kill = failure instanceof KillJobException;
-        long delay = kill ? 0 : RedisQueue.backoffDelay(job.backoff(), job.attempt());
-        call = queue.nackAsync(job.id(), job.receipt(), describe(failure), delay, kill);
-      }
-    } catch (RuntimeException e) {
-      call = CompletableFuture.failedFuture(e);
+    capacity.handled(System.nanoTime() - started);
+    if (kept != null) {
+      leases.finish(kept);
     }
-    call.whenComplete(
-        (ok, error) -> {
-          try {
-            if (error != null) {
-              retryOrGiveUp(job, failure, attempt, Failures.translate(error));
-            }
-          } finally {
-            settled();
-          }
-        });
-  }
-
-  private void retryOrGiveUp(Delivery job, Throwable failure, int attempt, HourglassException e) {
-    if (e instanceof StaleReceiptException || e instanceof JobNotFoundException) {
-      log.warn(
-          "job {} in {} finished after its lease was lost; another delivery owns it: {}",
-          job.id(),
-          queue.name(),
-          e.getMessage());
-    } else if (attempt < SETTLE_RETRY_MS.length && !timer.isShutdown()) {
-      settling.incrementAndGet();
-      try {
-        timer.schedule(
-            () -> settleAsync(job, failure, attempt + 1),
-            SETTLE_RETRY_MS[attempt],
-            TimeUnit.MILLISECONDS);
-      } catch (RuntimeException rejected) {
-        settled();
-      }
-    } else {
-      log.error(
-          "could not settle job {} in {}; it will come back when its lease ends",
-          job.id(),
-          queue.name(),
-          e);
+    if (abandoned) {
+      left(null); // past the shutdown deadline: settle nothing, the lease brings it back
+      return;
     }
-  }
-
-  private void settled() {
-    if (settling.decrementAndGet() == 0) {
-      synchronized (settling) {
-        settling.notifyAll();
-      }
-    }
-  }
-
-  /** Waits until no ack or nack is in flight, or the deadline passes. */
-  private void awaitSettled(long deadlineNanos) throws InterruptedException {
-    synchronized (settling) {
-      while (settling.get() > 0) {
-        long left = deadlineNanos - System.nanoTime();
-        if (left <= 0) {
-          return;
-        }
-        settling.wait(Math.max(1, left / 1_000_000));
-      }
-    }
-  }
-
-  private static String describe(Throwable t) {
-    StringWriter out = new StringWriter();
-    t.printStackTrace(new PrintWriter(out));
-    return out.toString();
+    // The job is held until Redis has its ack or nack: a claim for its place must not find
+    // its lease still there.
+    settler.settle(job, failure, () -> left(null));
   }
 
   @Override
@@ -343,7 +231,7 @@ final class WorkerImpl implements Worker {
     handlers.shutdown();
     try {
       if (handlers.awaitTermination(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-        awaitSettled(deadline);
+        settler.awaitSettled(deadline);
       } else {
         abandoned = true;
         handBackWaiting(handlers.shutdownNow());
@@ -352,7 +240,7 @@ final class WorkerImpl implements Worker {
             queue.name(),
             inFlight.get());
         // Acks already sent by handlers that did finish get a short grace to land.
-        awaitSettled(System.nanoTime() + SETTLE_GRACE.toNanos());
+        settler.awaitSettled(System.nanoTime() + SETTLE_GRACE.toNanos());
       }
     } catch (InterruptedException e) {
       abandoned = true;

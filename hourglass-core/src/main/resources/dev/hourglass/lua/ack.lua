@@ -1,20 +1,23 @@
+--- @include "partition"
 -- ack: finish deliveries; each job is gone. One call settles one or many jobs of the partition.
--- KEYS[1..10] the partition keys; then KEYS[10+i] the pool HASH of job i (1-based, in ARGV order).
+-- KEYS[1..9] the partition keys; then KEYS[9+i] the pool HASH of job i (1-based, in ARGV order).
 -- ARGV[1] pools S; ARGV[2] count n; then per job i: ARGV[1+2i] id, ARGV[2+2i] receipt.
--- Reply: per job, a status: 0 ok, 1 not found, 2 stale receipt (the job lives but this delivery no longer holds it).
+-- Reply: { OK, then per job a status: 0 acked, 1 not found, 2 stale receipt (the job lives, but this delivery no
+--   longer holds it) }.
+load_meta(false)
 local n = tonumber(ARGV[2])
 local ids = {}
 for i = 1, n do ids[i] = ARGV[1 + 2 * i] end
 local current = redis.call('HMGET', K_LEASES, unpack(ids))
-local reply, done, by_pool, seen = {}, {}, {}, {}
+local reply, done, by_pool, seen = { OK }, {}, {}, {}
 local n_done = 0 -- counters instead of #t, which costs a search per use
 for i = 1, n do
-  local id, pool_key = ids[i], KEYS[10 + i]
+  local id, pool_key = ids[i], KEYS[9 + i]
   if seen[id] then
-    reply[i] = NOT_FOUND -- acked earlier in this same call
+    reply[i + 1] = NOT_FOUND -- acked earlier in this same call
   elseif current[i] == ARGV[2 + 2 * i] then
     seen[id] = true
-    reply[i] = OK
+    reply[i + 1] = OK
     n_done = n_done + 1
     done[n_done] = id
     local list = by_pool[pool_key]
@@ -22,9 +25,9 @@ for i = 1, n do
     list.n = list.n + 1
     list[list.n] = id
   elseif redis.call('HEXISTS', pool_key, id) == 1 then
-    reply[i] = STALE
+    reply[i + 1] = STALE
   else
-    reply[i] = NOT_FOUND
+    reply[i + 1] = NOT_FOUND
   end
 end
 if n_done > 0 then

@@ -1,5 +1,7 @@
+--- @include "partition"
+--- @include "jobs"
 -- extend: push the lease deadline of a delivery to now + visibility.
--- KEYS[1..10] the partition keys; KEYS[11] the job's pool HASH.
+-- KEYS[1..9] the partition keys; KEYS[10] the job's pool HASH.
 -- ARGV[1] pools S; ARGV[2] id; ARGV[3] receipt; ARGV[4] visibility ms.
 -- Reply: { status, new deadline ms }
 load_meta(false)
@@ -8,5 +10,7 @@ local refusal = lease_refusal(KEYS[FIRST_EXTRA_KEY], id, receipt)
 if refusal then return { refusal } end
 local deadline = now_ms() + tonumber(ARGV[4])
 redis.call('ZADD', K_INFLIGHT, deadline, id)
-lower_due(deadline) -- a shortened lease must still be swept on time
+-- A shortened lease must still be swept on time.
+clock_work_at(deadline)
+promoter_due(deadline)
 return { OK, deadline }

@@ -1,12 +1,14 @@
--- queue_upsert: create a queue or update its settings. Not a partition script: no prelude keys.
--- KEYS[1] the queue registry SET; KEYS[2] the queue's settings HASH (both tagged {meta}).
+-- queue_upsert: create a queue or update its settings. Not a partition script.
+-- KEYS[1] the queue registry SET; KEYS[2] the queue's settings HASH; KEYS[3] the settings version counter, raised
+--   by every change to any queue's settings so that clients know when their cached copies are stale (all three
+--   tagged {meta}).
 -- ARGV[1] queue name; ARGV[2] '1' create only (leave an existing queue as it is); ARGV[3..] field, value pairs.
 --   Fields 'partitions' and 'pools' are fixed at creation: a different value for an existing queue is refused.
---   Creating a queue also writes 'poolMap' = 'staggered' (layout 3: pools of staggered sizes, see pool_index in
---   prelude.lua); a queue created before has no such field and keeps even pools. Callers never send it.
--- Reply: { created (1|0), the settings HASH as a flat field/value array after the call }
+-- Reply: { created (1|0), the settings version after the call, the settings HASH as a flat field/value array }
 local exists = redis.call('EXISTS', KEYS[2]) == 1
-if exists and ARGV[2] == '1' then return { 0, redis.call('HGETALL', KEYS[2]) } end
+if exists and ARGV[2] == '1' then
+  return { 0, tonumber(redis.call('GET', KEYS[3]) or '0'), redis.call('HGETALL', KEYS[2]) }
+end
 for i = 3, #ARGV, 2 do
   local field, value = ARGV[i], ARGV[i + 1]
   if exists and (field == 'partitions' or field == 'pools') then
@@ -18,8 +20,8 @@ for i = 3, #ARGV, 2 do
   end
 end
 for i = 3, #ARGV, 2 do redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 1]) end
-if not exists then redis.call('HSET', KEYS[2], 'poolMap', 'staggered') end
 redis.call('SADD', KEYS[1], ARGV[1])
+local version = redis.call('INCR', KEYS[3])
 local created = 0
 if not exists then created = 1 end
-return { created, redis.call('HGETALL', KEYS[2]) }
+return { created, version, redis.call('HGETALL', KEYS[2]) }

@@ -1,6 +1,9 @@
--- release: hand back a delivery that was never started (its worker is closing): the job is ready again at once
--- (in near at its due time) and the attempt does not count.
--- KEYS[1..10] the partition keys; KEYS[11] the job's pool HASH.
+--- @include "partition"
+--- @include "record"
+--- @include "jobs"
+-- release: hand back a delivery that was never started (its worker is closing, or its caller gave up): the job is
+-- ready again at once (in near at its due time) and the attempt does not count.
+-- KEYS[1..9] the partition keys; KEYS[10] the job's pool HASH.
 -- ARGV[1] pools S; ARGV[2] id; ARGV[3] receipt.
 -- Reply: { status } 0 released, 1 not found, 2 stale receipt.
 load_meta(false)
@@ -8,9 +11,8 @@ local id, receipt = ARGV[2], ARGV[3]
 local pool_key = KEYS[FIRST_EXTRA_KEY]
 local refusal = lease_refusal(pool_key, id, receipt)
 if refusal then return { refusal } end
-local j = decode(redis.call('HGET', pool_key, id))
 redis.call('ZREM', K_INFLIGHT, id)
 redis.call('HDEL', K_LEASES, id)
-redis.call('ZADD', K_NEAR, j.due, id)
+redis.call('ZADD', K_NEAR, record_due(redis.call('HGET', pool_key, id)), id)
 wake(1)
 return { OK }

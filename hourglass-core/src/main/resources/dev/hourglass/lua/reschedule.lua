@@ -1,7 +1,11 @@
+--- @include "partition"
+--- @include "record"
+--- @include "jobs"
+--- @include "place"
 -- reschedule: give a delayed or ready job a new due time.
--- KEYS[1..10] the partition keys; KEYS[11] the job's pool HASH; KEYS[12] a candidate slot LIST.
+-- KEYS[1..9] the partition keys; KEYS[10] the job's pool HASH; KEYS[11] a candidate slot LIST.
 -- ARGV[1] pools S; ARGV[2] id; ARGV[3] mode ('d' delay | 'a' absolute); ARGV[4] time value ms;
---   ARGV[5] candidate slot start ms; ARGV[6] promoter wake-up channel; ARGV[7] slot lookahead ms.
+--   ARGV[5] candidate slot start ms; ARGV[6] slot lookahead ms.
 -- Reply: { status, state, due ms, the updated record } with status 0 ok, 1 not found, 3 inflight, 5 dead.
 load_meta(false)
 local id = ARGV[2]
@@ -16,9 +20,7 @@ j.due = tonumber(ARGV[4])
 if ARGV[3] == 'd' then j.due = now + j.due end
 local updated = encode(j, rec)
 redis.call('HSET', pool_key, id, updated)
+-- An entry in a slot list stays behind; it is skipped or loads the job early into near (see catch_up.lua).
 redis.call('ZREM', K_NEAR, id)
-redis.call('ZREM', K_READY, id) -- left by a layout-1 client
-local state, new_head = place(id, j.due, now, KEYS[FIRST_EXTRA_KEY + 1], tonumber(ARGV[5]), tonumber(ARGV[7]))
-if state == 'ready' then wake(1) end
-if new_head then publish_head(ARGV[6], j.due) end
+local state = place(id, j.due, now, KEYS[FIRST_EXTRA_KEY + 1], tonumber(ARGV[5]), tonumber(ARGV[6]))
 return { OK, state, j.due, updated }

@@ -1,9 +1,20 @@
--- stats: counts per state and counters of one partition, read atomically.
--- KEYS[1..10] the partition keys.
--- ARGV[1] pools S.
--- Reply: { ready, inflight, dead, stats HASH as a flat field/value array (enqueued, acked, ...) }
---   Ready: the jobs in near that are due by the server clock, and any a layout-1 client left in ready.
+--- @include "partition"
+--- @include "catch_up"
+-- stats: counts per state and counters of one partition, read atomically after catching up with the clock
+-- (catch_up.lua): jobs past their ttl have left, overdue slot jobs are in near and counted ready.
+-- KEYS[1..9] the partition keys; KEYS[10..9+S] every pool HASH in index order; then m declared slot LISTs.
+-- ARGV[1] pools S; ARGV[2] m, the number of declared slot lists; ARGV[3..2+m] their starts.
+-- Reply: { OK, complete (1, or 0 when a catch-up budget ran out: call again for exact counts), ready, inflight,
+--   dead, the stats HASH as a flat field/value array (enqueued, acked, ...) }, or { NEED_SLOTS, slot starts... }.
+--   Ready: the jobs in near that are due by the server clock.
 load_meta(false)
-local ready = redis.call('ZCOUNT', K_NEAR, '-inf', now_ms()) + redis.call('ZCARD', K_READY)
-return { ready, redis.call('ZCOUNT', K_INFLIGHT, LEASES_FROM, '+inf'), redis.call('ZCARD', K_DEAD),
-  redis.call('HGETALL', K_STATS) }
+local now = now_ms()
+local complete = 1
+if clock_work_due(now) then
+  local c = catch_up(now, now + 1, 1000, declared_slots(2, FIRST_EXTRA_KEY + POOLS))
+  if c.need then return need_slots(c.need) end
+  if c.more then complete = 0 end
+  wake(c.made_ready) -- every path that makes jobs ready wakes consumers for them
+end
+return { OK, complete, redis.call('ZCOUNT', K_NEAR, '-inf', now), redis.call('ZCOUNT', K_INFLIGHT, LEASES_FROM, '+inf'),
+  redis.call('ZCARD', K_DEAD), redis.call('HGETALL', K_STATS) }

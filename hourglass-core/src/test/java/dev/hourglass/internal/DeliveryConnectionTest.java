@@ -1,6 +1,7 @@
 package dev.hourglass.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.hourglass.Delivery;
 import dev.hourglass.Hourglass;
@@ -89,7 +90,8 @@ class DeliveryConnectionTest {
       q.ack(got.get(0).id(), got.get(0).receipt());
       q.nack(got.get(1).id(), got.get(1).receipt(), Nack.retryAfter(Duration.ofHours(1), "later"));
       ((RedisQueue) q)
-          .releaseAsync(got.get(2).id(), got.get(2).receipt())
+          .settlements
+          .release(got.get(2).id(), got.get(2).receipt())
           .get(10, TimeUnit.SECONDS);
       q.promote();
 
@@ -105,15 +107,17 @@ class DeliveryConnectionTest {
     }
   }
 
-  private static void awaitBlockedClients(HourglassClient client, int n) throws Exception {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (System.nanoTime() < deadline) {
-      String info = client.redis.deliveryAsync().info("clients").get(10, TimeUnit.SECONDS);
-      if (info.contains("blocked_clients:" + n + "\r")) {
-        return;
-      }
-      Thread.sleep(10);
-    }
-    throw new AssertionError("the BLPOP never reached Redis");
+  private static void awaitBlockedClients(HourglassClient client, int n) {
+    await("the BLPOP reaches Redis")
+        .atMost(Duration.ofSeconds(10))
+        .pollInterval(Duration.ofMillis(10))
+        .until(
+            () ->
+                client
+                    .redis
+                    .deliveryAsync()
+                    .info("clients")
+                    .get(10, TimeUnit.SECONDS)
+                    .contains("blocked_clients:" + n + "\r"));
   }
 }

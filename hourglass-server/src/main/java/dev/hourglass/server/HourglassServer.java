@@ -60,6 +60,7 @@ public final class HourglassServer implements AutoCloseable {
               .redisUri(redisUri)
               .prefix(config.prefix())
               .maxPayloadBytes(config.maxPayloadBytes())
+              .promoteAllQueues(true)
               .scriptListener(metrics)
               .build();
       metrics.bind(hourglass);

@@ -21,8 +21,9 @@ import org.slf4j.LoggerFactory;
  * cover the POST timeout plus {@link #LEASE_MARGIN}, so a job in flight when this server dies comes
  * back to another server (or this one after a restart) when its lease runs out.
  *
- * <p>Every {@value #RESCAN_SECONDS} s the delivery settings of every queue are read again, so a
- * change made through another server instance applies here too.
+ * <p>Every {@value #RESCAN_SECONDS} s the settings version is read, and when some queue's settings
+ * changed, every queue's delivery settings are read again, so a change made through another server
+ * instance applies here too.
  */
 public final class PushDeliveries implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(PushDeliveries.class);
@@ -46,6 +47,7 @@ public final class PushDeliveries implements AutoCloseable {
             return t;
           });
   private boolean closed;
+  private long scannedVersion = -1; // the settings version the last full scan read; rescan thread
 
   private record Running(DeliveryConfig config, Worker worker) {}
 
@@ -62,11 +64,17 @@ public final class PushDeliveries implements AutoCloseable {
 
   private void rescanSafely() {
     try {
+      // One read when nothing changed; every queue's settings only when some changed.
+      long version = hourglass.settingsVersion();
+      if (version == scannedVersion) {
+        return;
+      }
       for (String queue : hourglass.queueNames()) {
         String stored =
             hourglass.queue(queue).settings().attributes().get(DeliveryConfig.ATTRIBUTE);
         apply(queue, DeliveryConfig.fromAttribute(stored));
       }
+      scannedVersion = version;
     } catch (RuntimeException e) {
       log.warn("cannot read delivery settings: {}", e.getMessage());
     }
@@ -90,6 +98,10 @@ public final class PushDeliveries implements AutoCloseable {
       WorkerOptions options =
           WorkerOptions.builder()
               .concurrency(config.concurrency())
+              // A job leased here is one POST in flight: the queue's concurrency is what an
+              // endpoint is promised, and jobs a hanging endpoint cannot take stay free for
+              // another server's pusher.
+              .prefetch(0)
               .maxClaim(config.concurrency())
               .visibility(Duration.ofMillis(config.timeoutMs()).plus(LEASE_MARGIN))
               .shutdownTimeout(shutdownTimeout)

@@ -1,10 +1,12 @@
-package dev.hourglass.internal;
+package dev.hourglass.internal.store;
 
 import dev.hourglass.Backoff;
 import dev.hourglass.JobSpec;
+import dev.hourglass.internal.RandomIds;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -46,7 +48,7 @@ public class ClientPathBenchmark {
   private String id;
   private byte[] tail;
   private byte[] record;
-  private PartitionRef partition;
+  private Partition partition;
   private long due;
 
   @Setup
@@ -58,7 +60,7 @@ public class ClientPathBenchmark {
     id = ids.newId();
     tail = RecordCodec.tail(backoff, payload);
     record = fullRecord(tail);
-    partition = new PartitionRef(new Keys("hg"), "bench", 0, POOLS, true);
+    partition = new Keys("hg").partition("bench", 0, POOLS);
     due = System.currentTimeMillis() + 3_600_000;
   }
 
@@ -85,7 +87,7 @@ public class ClientPathBenchmark {
   /** The pool a job id lives in: SHA-1 of the id, per enqueue, get, cancel, ack. */
   @Benchmark
   public int poolIndex() {
-    return Keys.poolIndex(id, POOLS, true);
+    return Keys.poolIndex(id, POOLS);
   }
 
   /** The record tail sent with every enqueue: backoff, empty last error, payload. */
@@ -100,22 +102,20 @@ public class ClientPathBenchmark {
     return RecordCodec.decode(record);
   }
 
-  /** KEYS and ARGV of a one-job enqueue, as RedisQueue.send builds them. */
+  /** KEYS and ARGV of a one-job enqueue, as Store.enqueue builds them. */
   @Benchmark
   public byte[][][] enqueueArgs() {
     long slotStart = Math.floorDiv(due, SLOT_MS) * SLOT_MS;
-    Args keys = partition.fixedKeys();
-    Args argv = partition.argv().add(1).add(partition.channel()).add(SLOT_MS);
-    keys.add(partition.pool(id)).add(partition.keys.slot(slotStart));
-    argv.add(id).add("a").add(due).add(slotStart).add(5).add(30_000).add(0).add(tail);
-    return new byte[][][] {keys.toArray(), argv.toArray()};
+    Store.Call call =
+        Store.enqueueCall(partition, SLOT_MS, List.of(newJob(id, slotStart, payload)));
+    return new byte[][][] {call.keys().toArray(), call.argv().toArray()};
   }
 
   /** KEYS and ARGV of a claim: the fixed keys plus every pool of the partition. */
   @Benchmark
   public byte[][][] claimArgs() {
     Args keys = partition.keysWithAllPools();
-    Args argv = partition.argv().add(100).add(30_000).add(ids.token());
+    Args argv = partition.argv().add(100).add(30_000).add(ids.token()).add(0);
     return new byte[][][] {keys.toArray(), argv.toArray()};
   }
 
@@ -126,11 +126,12 @@ public class ClientPathBenchmark {
     String newId = ids.newId();
     long runAt = spec.runAt().orElseThrow().toEpochMilli();
     long slotStart = Math.floorDiv(runAt, SLOT_MS) * SLOT_MS;
-    byte[] t = RecordCodec.tail(backoff, spec.payload());
-    Args keys = partition.fixedKeys();
-    Args argv = partition.argv().add(1).add(partition.channel()).add(SLOT_MS);
-    keys.add(partition.pool(newId)).add(partition.keys.slot(slotStart));
-    argv.add(newId).add("a").add(runAt).add(slotStart).add(5).add(30_000).add(0).add(t);
-    return new byte[][][] {keys.toArray(), argv.toArray()};
+    Store.Call call =
+        Store.enqueueCall(partition, SLOT_MS, List.of(newJob(newId, slotStart, spec.payload())));
+    return new byte[][][] {call.keys().toArray(), call.argv().toArray()};
+  }
+
+  private Store.NewJob newJob(String jobId, long slotStart, byte[] body) {
+    return new Store.NewJob(jobId, false, due, slotStart, 0, 5, 30_000, backoff, body);
   }
 }

@@ -1,4 +1,4 @@
-package dev.hourglass.internal;
+package dev.hourglass.internal.store;
 
 import java.time.Clock;
 

@@ -1,4 +1,4 @@
-package dev.hourglass.internal;
+package dev.hourglass.internal.store;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -17,8 +17,8 @@ final class Reply {
     throw new IllegalStateException("expected an integer in a script reply, got " + o);
   }
 
-  static int status(List<Object> reply) {
-    return (int) num(reply.get(0));
+  static Status status(List<Object> reply) {
+    return Status.of(num(reply.get(0)));
   }
 
   static String str(Object o) {

@@ -1,4 +1,4 @@
-package dev.hourglass.internal;
+package dev.hourglass.internal.store;
 
 import dev.hourglass.Backoff;
 import java.nio.ByteBuffer;
@@ -73,6 +73,22 @@ public final class RecordCodec {
     putInt48(buf, slotStart);
     putInt48(buf, ttlMs);
     buf.putShort((short) 0).putShort((short) maxAttempts).putInt((int) visMs).put(tail);
+    return buf.array();
+  }
+
+  /**
+   * The record enqueue.lua stores for a new job with the queue's default backoff and no expiry (for
+   * tools that write records as Hourglass would, such as the benchmark's raw-Redis baseline).
+   */
+  public static byte[] newRecord(
+      long dueMs, long createdMs, int maxAttempts, long visibilityMs, byte[] payload) {
+    byte[] tail = tail(null, payload);
+    ByteBuffer buf = ByteBuffer.allocate(HEADER_BYTES + tail.length).order(ByteOrder.LITTLE_ENDIAN);
+    buf.put((byte) 1);
+    putInt48(buf, dueMs);
+    putInt48(buf, createdMs);
+    putInt48(buf, 0);
+    buf.putShort((short) 0).putShort((short) maxAttempts).putInt((int) visibilityMs).put(tail);
     return buf.array();
   }
 

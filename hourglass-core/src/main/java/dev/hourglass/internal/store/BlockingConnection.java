@@ -1,5 +1,7 @@
-package dev.hourglass.internal;
+package dev.hourglass.internal.store;
 
+import io.lettuce.core.KeyValue;
+import io.lettuce.core.RedisException;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -9,7 +11,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * connection is closed exactly once, since Lettuce warns "Connection is already closed" on a second
  * close. Used by the claim loops and the long-poll watchers.
  */
-final class BlockingConnection {
+public final class BlockingConnection {
   private final RedisConnector redis;
   private final Duration commandTimeout;
   // Taken (set to null) by whoever closes it.
@@ -23,10 +25,34 @@ final class BlockingConnection {
   }
 
   /**
+   * Blocks until a wake token of the partition arrives (BLPOP), or {@code max} passes: the token,
+   * or null. After {@link #close} it fails at once.
+   *
+   * @throws dev.hourglass.HourglassException when the connection fails or is closed meanwhile
+   */
+  public byte[] awaitWake(Partition p, Duration max) {
+    try {
+      KeyValue<byte[], byte[]> token = get().sync().blpop(max.toMillis() / 1000.0, p.wakeKey());
+      return token == null ? null : token.getValue();
+    } catch (RedisException e) {
+      throw Failures.translate(e);
+    }
+  }
+
+  /** Puts back a token this connection took, for another consumer. */
+  public void returnWake(Partition p, byte[] token) {
+    try {
+      get().sync().lpush(p.wakeKey(), token);
+    } catch (RedisException e) {
+      throw Failures.translate(e);
+    }
+  }
+
+  /**
    * The connection to block on, opened if there is none or it was lost. After {@link #close} the
    * connection returned is closed already, so a command on it fails at once.
    */
-  RedisConnection get() {
+  private RedisConnection get() {
     RedisConnection c = current.get();
     if (c == null || !c.isOpen()) {
       c = redis.openDedicated(commandTimeout);
@@ -39,7 +65,7 @@ final class BlockingConnection {
   }
 
   /** Closes the connection in use (ending a block on it); the next {@link #get} opens another. */
-  void drop() {
+  public void drop() {
     RedisConnection c = current.getAndSet(null);
     if (c != null) {
       c.closeAsync();
@@ -47,7 +73,7 @@ final class BlockingConnection {
   }
 
   /** Closes the connection in use, and any that {@link #get} opens from now on. */
-  void close() {
+  public void close() {
     closed = true;
     drop();
   }

@@ -1,4 +1,4 @@
-package dev.hourglass.internal;
+package dev.hourglass.internal.store;
 
 import dev.hourglass.HourglassException;
 import dev.hourglass.InvalidArgumentException;
@@ -9,12 +9,21 @@ import io.lettuce.core.RedisCommandInterruptedException;
 import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.RedisConnectionException;
 import io.lettuce.core.RedisException;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 
 /** The one place where Redis client failures become Hourglass's typed exceptions. */
 public final class Failures {
+  /**
+   * Error replies of a server that cannot run the command now, before it changed anything: loading
+   * its data, busy with a long script, a replica being promoted or refusing writes, a cluster slot
+   * unavailable or moving.
+   */
+  private static final List<String> NOT_READY =
+      List.of("LOADING", "BUSY", "MASTERDOWN", "READONLY", "CLUSTERDOWN", "TRYAGAIN", "NOREPLICAS");
+
   private Failures() {}
 
   /** Waits for a future of a Redis call and translates its failure. */
@@ -52,9 +61,10 @@ public final class Failures {
     }
     if (t instanceof RedisCommandExecutionException) {
       String message = String.valueOf(t.getMessage());
-      if (message.startsWith("LOADING")
-          || message.startsWith("BUSY")
-          || message.startsWith("MASTERDOWN")) {
+      if (NOT_READY.stream()
+          .anyMatch(code -> message.startsWith(code) || message.contains("-" + code + " "))) {
+        // Refused before it changed anything (as a reply, or from inside a script on its first
+        // write), so it can be retried.
         return new RedisUnavailableException("Redis is not ready: " + message, false, t);
       }
       int at = message.indexOf("HG_IMMUTABLE ");

@@ -1,4 +1,4 @@
-package dev.hourglass.internal;
+package dev.hourglass.internal.store;
 
 import dev.hourglass.InvalidArgumentException;
 import io.lettuce.core.AbstractRedisClient;

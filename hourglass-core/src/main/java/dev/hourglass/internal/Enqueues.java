@@ -1,0 +1,198 @@
+package dev.hourglass.internal;
+
+import dev.hourglass.DuplicateJobException;
+import dev.hourglass.EnqueueResult;
+import dev.hourglass.InvalidArgumentException;
+import dev.hourglass.JobSpec;
+import dev.hourglass.JobState;
+import dev.hourglass.PayloadTooLargeException;
+import dev.hourglass.QueueSettings;
+import dev.hourglass.internal.QueueTopology.Snapshot;
+import dev.hourglass.internal.store.Partition;
+import dev.hourglass.internal.store.Replies.Enqueued;
+import dev.hourglass.internal.store.Status;
+import dev.hourglass.internal.store.Store.NewJob;
+import dev.hourglass.spi.IdGenerator;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The enqueues of one queue: a {@link JobSpec} checked and turned into a {@link NewJob} with the
+ * queue's defaults, then sent. Concurrent single enqueues to one partition share script calls
+ * ({@link CallBatcher}); {@link #enqueueAll} groups by partition, {@value #CHUNK} jobs per script
+ * call, all calls pipelined.
+ */
+final class Enqueues {
+  private static final int CHUNK = 500;
+
+  private final HourglassClient client;
+  private final String queue;
+  private final QueueTopology topology;
+  private final Map<Integer, CallBatcher<NewJob, EnqueueResult>> batchers =
+      new ConcurrentHashMap<>();
+
+  Enqueues(HourglassClient client, String queue, QueueTopology topology) {
+    this.client = client;
+    this.queue = queue;
+    this.topology = topology;
+  }
+
+  /**
+   * One job; a duplicate id is a result with {@code created() == false}. Validation errors are
+   * thrown at once; Redis failures, the settings read's included, fail the future.
+   */
+  CompletableFuture<EnqueueResult> one(JobSpec spec) {
+    validate(spec);
+    return topology
+        .snapshotAsync()
+        .thenCompose(
+            s -> {
+              NewJob job = prepare(spec, s);
+              Partition part = s.partitionOf(job.id());
+              return batchers
+                  .computeIfAbsent(
+                      part.index(),
+                      k ->
+                          new CallBatcher<NewJob, EnqueueResult>(
+                              // The settings of when the batch is sent (the slot lookahead).
+                              jobs ->
+                                  send(part, topology.cached(), jobs)
+                                      .thenApply(List::<Object>copyOf),
+                              client.callbacks,
+                              CHUNK))
+                  .submit(job);
+            });
+  }
+
+  /** {@link #one}, with a duplicate id failing the future. */
+  CompletableFuture<EnqueueResult> unique(JobSpec spec) {
+    return one(spec)
+        .thenApply(
+            r -> {
+              if (r.duplicate()) {
+                throw new DuplicateJobException(queue, r.id());
+              }
+              return r;
+            });
+  }
+
+  /** Many jobs, every spec checked before anything is sent; results in request order. */
+  CompletableFuture<List<EnqueueResult>> all(List<JobSpec> specs) {
+    if (specs == null) {
+      throw new InvalidArgumentException("specs", "is required");
+    }
+    for (int i = 0; i < specs.size(); i++) {
+      try {
+        validate(specs.get(i));
+      } catch (InvalidArgumentException e) {
+        throw e.under("specs[" + i + "]");
+      }
+    }
+    return topology.snapshotAsync().thenCompose(s -> sendAll(s, specs));
+  }
+
+  private CompletableFuture<List<EnqueueResult>> sendAll(Snapshot s, List<JobSpec> specs) {
+    List<NewJob> jobs = new ArrayList<>(specs.size());
+    for (int i = 0; i < specs.size(); i++) {
+      try {
+        jobs.add(prepare(specs.get(i), s));
+      } catch (InvalidArgumentException e) {
+        throw e.under("specs[" + i + "]");
+      }
+    }
+    Map<Integer, List<Integer>> byPartition = new LinkedHashMap<>();
+    for (int i = 0; i < jobs.size(); i++) {
+      byPartition
+          .computeIfAbsent(s.partitionOf(jobs.get(i).id()).index(), k -> new ArrayList<>())
+          .add(i);
+    }
+    EnqueueResult[] results = new EnqueueResult[jobs.size()];
+    List<CompletableFuture<Void>> pending = new ArrayList<>();
+    byPartition.forEach(
+        (p, indexes) -> {
+          for (int from = 0; from < indexes.size(); from += CHUNK) {
+            List<Integer> chunk = indexes.subList(from, Math.min(indexes.size(), from + CHUNK));
+            pending.add(
+                send(s.partitions().get(p), s, chunk.stream().map(jobs::get).toList())
+                    .thenAccept(
+                        rs -> {
+                          for (int k = 0; k < chunk.size(); k++) {
+                            results[chunk.get(k)] = rs.get(k);
+                          }
+                        }));
+          }
+        });
+    return CompletableFuture.allOf(pending.toArray(new CompletableFuture<?>[0]))
+        .thenApply(done -> List.of(results));
+  }
+
+  private CompletableFuture<List<EnqueueResult>> send(
+      Partition part, Snapshot s, List<NewJob> jobs) {
+    return client
+        .store
+        .enqueue(part, s.lookaheadMs(), jobs)
+        .thenApply(
+            replies -> {
+              List<EnqueueResult> results = new ArrayList<>(replies.size());
+              for (Enqueued e : replies) {
+                results.add(
+                    new EnqueueResult(
+                        e.id(),
+                        queue,
+                        JobState.fromLabel(e.state()),
+                        Instant.ofEpochMilli(e.dueMs()),
+                        e.status() == Status.OK));
+              }
+              return results;
+            });
+  }
+
+  /** The checks that need no queue settings. */
+  private void validate(JobSpec spec) {
+    if (spec == null) {
+      throw new InvalidArgumentException("spec", "is required");
+    }
+    int size = spec.payloadSize();
+    if (size > client.config.maxPayloadBytes()) {
+      throw new PayloadTooLargeException(size, client.config.maxPayloadBytes());
+    }
+  }
+
+  /** The job a validated spec makes with the queue's defaults, and its proposed time slot. */
+  private NewJob prepare(JobSpec spec, Snapshot s) {
+    QueueSettings q = s.settings();
+    String id = spec.id().orElseGet(this::generatedId);
+    boolean relative = spec.runAt().isEmpty(); // a delay from the server's now, else epoch ms
+    long time =
+        relative
+            ? spec.delay().map(Duration::toMillis).orElse(0L)
+            : spec.runAt().get().toEpochMilli();
+    long estimatedDue = relative ? client.serverClock.nowMs() + time : time;
+    return new NewJob(
+        id,
+        relative,
+        time,
+        s.slotStart(estimatedDue),
+        spec.ttl().or(q::ttl).map(Duration::toMillis).orElse(0L),
+        spec.maxAttempts().orElse(q.maxAttempts()),
+        spec.visibility().orElse(q.visibility()).toMillis(),
+        spec.backoff().orElse(null), // null: the queue's default, applied at retry time
+        spec.payload());
+  }
+
+  /**
+   * A new id. One from a plug-in generator is checked; {@link RandomIds} makes valid ids by
+   * construction.
+   */
+  private String generatedId() {
+    IdGenerator ids = client.ids;
+    String id = ids.newId();
+    return ids instanceof RandomIds ? id : Names.id(id);
+  }
+}

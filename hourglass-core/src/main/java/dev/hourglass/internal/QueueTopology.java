@@ -1,0 +1,124 @@
+package dev.hourglass.internal;
+
+import dev.hourglass.QueueSettings;
+import dev.hourglass.internal.store.Failures;
+import dev.hourglass.internal.store.Keys;
+import dev.hourglass.internal.store.Partition;
+import dev.hourglass.internal.store.Registry;
+import dev.hourglass.internal.store.Replies.QueueRecord;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * One queue's settings as last read from Redis, and its partitions. The copy is kept until the
+ * client's {@link SettingsVersions} shows that some queue's settings changed since it was read; a
+ * change made through this client applies at once.
+ */
+final class QueueTopology {
+  /** The settings read at a settings version, and the partitions they give. */
+  record Snapshot(QueueSettings settings, List<Partition> partitions, long version) {
+    Partition partitionOf(String id) {
+      return partitions.get(Keys.partitionOf(id, partitions.size()));
+    }
+
+    /** How long before a slot list starts the promoter loads it: one slot width. */
+    long lookaheadMs() {
+      return settings.slotWidth().toMillis();
+    }
+
+    /** The start of the time slot a job due at {@code dueMs} (server clock) belongs in. */
+    long slotStart(long dueMs) {
+      long width = settings.slotWidth().toMillis();
+      return Math.floorDiv(dueMs, width) * width;
+    }
+  }
+
+  private final String name;
+  private final Registry registry;
+  private final Keys keys;
+  private final SettingsVersions versions;
+  private final QueueSettings defaults;
+  private volatile Snapshot current;
+
+  QueueTopology(
+      String name,
+      Registry registry,
+      Keys keys,
+      SettingsVersions versions,
+      QueueSettings defaults) {
+    this.name = name;
+    this.registry = registry;
+    this.keys = keys;
+    this.versions = versions;
+    this.defaults = defaults;
+  }
+
+  /**
+   * The queue's settings, read again (creating the queue with the client's defaults) when the copy
+   * is older than the latest settings version this client knows of.
+   */
+  CompletableFuture<Snapshot> snapshotAsync() {
+    Snapshot s = current;
+    return versions
+        .current()
+        .thenCompose(
+            known ->
+                s != null && s.version() >= known
+                    ? CompletableFuture.completedFuture(s)
+                    : upsert(defaults, true));
+  }
+
+  Snapshot snapshot() {
+    Snapshot s = current;
+    if (s != null && versions.isFresh() && s.version() >= versions.known()) {
+      return s; // no future needed on the common path
+    }
+    return Failures.await(snapshotAsync());
+  }
+
+  /**
+   * The last copy read, for code that must not wait (on Lettuce's event loop); a job of the queue
+   * can only be seen after the copy was read once.
+   */
+  Snapshot cached() {
+    Snapshot s = current;
+    return s != null ? s : snapshot();
+  }
+
+  /** The settings as stored in Redis now (one read; creates the queue if it does not exist). */
+  Snapshot read() {
+    return Failures.await(upsert(defaults, true));
+  }
+
+  /** Creates the queue with these settings, or updates its settings. */
+  Snapshot configure(QueueSettings settings) {
+    return Failures.await(upsert(settings, false));
+  }
+
+  private CompletableFuture<Snapshot> upsert(QueueSettings settings, boolean createOnly) {
+    return registry
+        .upsertQueue(name, createOnly, SettingsCodec.toFields(settings))
+        .thenApply(this::store);
+  }
+
+  private Snapshot store(QueueRecord record) {
+    QueueSettings stored = SettingsCodec.fromFields(record.fields());
+    Snapshot before = current;
+    List<Partition> parts;
+    if (before != null
+        && before.settings().partitions() == stored.partitions()
+        && before.settings().pools() == stored.pools()) {
+      parts = before.partitions(); // the same objects: callers key per-partition state by them
+    } else {
+      List<Partition> fresh = new ArrayList<>();
+      for (int p = 0; p < stored.partitions(); p++) {
+        fresh.add(keys.partition(name, p, stored.pools()));
+      }
+      parts = List.copyOf(fresh);
+    }
+    Snapshot s = new Snapshot(stored, parts, record.version());
+    current = s;
+    return s;
+  }
+}

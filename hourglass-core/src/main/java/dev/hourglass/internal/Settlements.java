@@ -1,0 +1,129 @@
+package dev.hourglass.internal;
+
+import dev.hourglass.Backoff;
+import dev.hourglass.JobNotFoundException;
+import dev.hourglass.NackResult;
+import dev.hourglass.StaleReceiptException;
+import dev.hourglass.internal.QueueTopology.Snapshot;
+import dev.hourglass.internal.store.Deliveries.Receipt;
+import dev.hourglass.internal.store.Partition;
+import dev.hourglass.internal.store.Status;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * How one queue's deliveries end or last: ack (concurrent acks of one partition share script calls,
+ * {@link CallBatcher}), nack, extend, release. Each checks the delivery's receipt in its script.
+ */
+final class Settlements {
+  private static final int ACK_BATCH = 500;
+  private static final int MAX_ERROR_CHARS = 4096;
+
+  private final HourglassClient client;
+  private final String queue;
+  private final QueueTopology topology;
+  private final Map<Integer, CallBatcher<Receipt, Void>> ackBatchers = new ConcurrentHashMap<>();
+
+  Settlements(HourglassClient client, String queue, QueueTopology topology) {
+    this.client = client;
+    this.queue = queue;
+    this.topology = topology;
+  }
+
+  CompletableFuture<Void> ack(String id, String receipt) {
+    Names.id(id);
+    Names.receipt(receipt);
+    return topology
+        .snapshotAsync()
+        .thenCompose(
+            s -> {
+              Partition part = s.partitionOf(id);
+              return ackBatchers
+                  .computeIfAbsent(
+                      part.index(),
+                      k ->
+                          new CallBatcher<Receipt, Void>(
+                              acks -> sendAcks(part, acks), client.callbacks, ACK_BATCH))
+                  .submit(new Receipt(id, receipt));
+            });
+  }
+
+  /** One ack script call; per delivery null (acked) or the refusal. */
+  private CompletableFuture<List<Object>> sendAcks(Partition part, List<Receipt> acks) {
+    return client
+        .deliveries
+        .ack(part, acks)
+        .thenApply(
+            statuses -> {
+              List<Object> out = new ArrayList<>(acks.size());
+              for (int i = 0; i < acks.size(); i++) {
+                out.add(refusal(statuses.get(i), acks.get(i).id()));
+              }
+              return out;
+            });
+  }
+
+  /** The delay before retry {@code failedAttempt + 1} by the backoff, with its random jitter. */
+  static long backoffDelay(Backoff backoff, int failedAttempt) {
+    return backoff.delayAfter(failedAttempt, ThreadLocalRandom.current().nextDouble()).toMillis();
+  }
+
+  CompletableFuture<NackResult> nack(
+      String id, String receipt, String error, long delayMs, boolean kill) {
+    Snapshot s = topology.cached();
+    Partition part = s.partitionOf(id);
+    long slotStart = s.slotStart(client.serverClock.nowMs() + delayMs);
+    String text = error.length() > MAX_ERROR_CHARS ? error.substring(0, MAX_ERROR_CHARS) : error;
+    return client
+        .deliveries
+        .nack(part, new Receipt(id, receipt), text, delayMs, kill, slotStart, s.lookaheadMs())
+        .thenApply(
+            r -> {
+              check(r.status(), id);
+              return new NackResult(r.dead(), Instant.ofEpochMilli(r.atMs()));
+            });
+  }
+
+  CompletableFuture<Instant> extend(String id, String receipt, long visibilityMs) {
+    Partition part = topology.cached().partitionOf(id);
+    return client
+        .deliveries
+        .extend(part, new Receipt(id, receipt), visibilityMs)
+        .thenApply(
+            r -> {
+              check(r.status(), id);
+              return Instant.ofEpochMilli(r.leaseUntilMs());
+            });
+  }
+
+  /** Hands back a delivery that was never started: ready again, the attempt not counted. */
+  CompletableFuture<Void> release(String id, String receipt) {
+    Partition part = topology.cached().partitionOf(id);
+    return client
+        .deliveries
+        .release(part, new Receipt(id, receipt))
+        .thenAccept(status -> check(status, id));
+  }
+
+  private void check(Status status, String id) {
+    RuntimeException refused = refusal(status, id);
+    if (refused != null) {
+      throw refused;
+    }
+  }
+
+  /** The exception for a lease-checked script's status, or null for ok. */
+  private RuntimeException refusal(Status status, String id) {
+    return switch (status) {
+      case OK -> null;
+      case STALE_RECEIPT -> new StaleReceiptException(queue, id);
+      case NOT_FOUND -> new JobNotFoundException(queue, id);
+      default -> new IllegalStateException("unexpected status " + status + " for queue " + queue);
+    };
+  }
+}

@@ -1,0 +1,184 @@
+package dev.hourglass.internal;
+
+import dev.hourglass.Delivery;
+import dev.hourglass.HourglassException;
+import dev.hourglass.JobNotFoundException;
+import dev.hourglass.KillJobException;
+import dev.hourglass.StaleReceiptException;
+import dev.hourglass.internal.store.Failures;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Settles a worker's deliveries without blocking its threads: acks, nacks and hand-backs are sent
+ * and their replies awaited asynchronously (Lettuce pipelines them). A transient failure is retried
+ * a few times; after that the job comes back when its lease runs out. Counts what is in flight, so
+ * that closing the worker can wait for it.
+ */
+final class Settler {
+  private static final Logger log = LoggerFactory.getLogger(Settler.class);
+  private static final long[] RETRY_MS = {50, 200, 1000};
+  private static final int MAX_ERROR_LINE = 1000;
+
+  private final RedisQueue queue;
+  private final ScheduledExecutorService timer;
+  private final Executor callbacks;
+  // Settlements sent but not answered yet; also the monitor awaitSettled() waits on.
+  private final AtomicInteger settling = new AtomicInteger();
+
+  Settler(RedisQueue queue, ScheduledExecutorService timer, Executor callbacks) {
+    this.queue = queue;
+    this.timer = timer;
+    this.callbacks = callbacks;
+  }
+
+  /**
+   * Acks the delivery, or nacks it with the handler's failure; runs {@code done} once Redis has
+   * answered (or the settlement was given up), so that the worker counts the job as held until its
+   * lease is gone.
+   */
+  void settle(Delivery job, Throwable failure, Runnable done) {
+    settling.incrementAndGet();
+    send(job, failure, 0, done);
+  }
+
+  private void send(Delivery job, Throwable failure, int attempt, Runnable done) {
+    CompletableFuture<?> call;
+    try {
+      if (failure == null) {
+        call = queue.settlements.ack(job.id(), job.receipt());
+      } else {
+        boolean kill = failure instanceof KillJobException;
+        long delay = kill ? 0 : Settlements.backoffDelay(job.backoff(), job.attempt());
+        call = queue.settlements.nack(job.id(), job.receipt(), describe(failure), delay, kill);
+      }
+    } catch (RuntimeException e) {
+      call = CompletableFuture.failedFuture(e);
+    }
+    call.whenComplete(
+        (ok, error) -> {
+          boolean retrying = false;
+          try {
+            if (error != null) {
+              retrying = retryOrGiveUp(job, failure, attempt, Failures.translate(error), done);
+            }
+          } finally {
+            if (!retrying) {
+              done.run();
+            }
+            settled();
+          }
+        });
+  }
+
+  /** True when a retry is scheduled (it runs {@code done} in the end). */
+  private boolean retryOrGiveUp(
+      Delivery job, Throwable failure, int attempt, HourglassException e, Runnable done) {
+    if (e instanceof StaleReceiptException || e instanceof JobNotFoundException) {
+      log.warn(
+          "job {} in {} finished after its lease was lost; another delivery owns it: {}",
+          job.id(),
+          queue.name(),
+          e.getMessage());
+      return false;
+    }
+    if (attempt < RETRY_MS.length && !timer.isShutdown()) {
+      settling.incrementAndGet();
+      try {
+        timer.schedule(
+            () -> send(job, failure, attempt + 1, done), RETRY_MS[attempt], TimeUnit.MILLISECONDS);
+        return true;
+      } catch (RuntimeException rejected) {
+        settled();
+      }
+    }
+    log.error(
+        "could not settle job {} in {}; it will come back when its lease ends",
+        job.id(),
+        queue.name(),
+        e);
+    return false;
+  }
+
+  /**
+   * Returns a delivery that was never started to ready, without counting the attempt. From
+   * Lettuce's event loop too: the call may have to reconnect, which blocks, so it is sent from the
+   * callback executor. Counted as settling at once, so that closing waits for it.
+   */
+  void handBack(Delivery job) {
+    settling.incrementAndGet();
+    try {
+      callbacks.execute(() -> sendHandBack(job));
+    } catch (RuntimeException rejected) {
+      settled(); // the client is closing: the lease brings the job back
+    }
+  }
+
+  private void sendHandBack(Delivery job) {
+    CompletableFuture<Void> call;
+    try {
+      call = queue.settlements.release(job.id(), job.receipt());
+    } catch (RuntimeException e) {
+      call = CompletableFuture.failedFuture(e);
+    }
+    call.whenComplete(
+        (ok, error) -> {
+          if (error != null) {
+            log.warn(
+                "could not hand back job {} in {}; it comes back when its lease ends: {}",
+                job.id(),
+                queue.name(),
+                Failures.translate(error).getMessage());
+          }
+          settled();
+        });
+  }
+
+  private void settled() {
+    if (settling.decrementAndGet() == 0) {
+      synchronized (settling) {
+        settling.notifyAll();
+      }
+    }
+  }
+
+  /** Waits until nothing is being settled, or the deadline (System.nanoTime) passes. */
+  void awaitSettled(long deadlineNanos) throws InterruptedException {
+    synchronized (settling) {
+      while (settling.get() > 0) {
+        long left = deadlineNanos - System.nanoTime();
+        if (left <= 0) {
+          return;
+        }
+        settling.wait(Math.max(1, left / 1_000_000));
+      }
+    }
+  }
+
+  /**
+   * A failure as the job's last error: one line, the exception's class and message, and those of
+   * its causes, at most {@value #MAX_ERROR_LINE} characters.
+   */
+  static String describe(Throwable t) {
+    StringBuilder line = new StringBuilder();
+    for (Throwable c = t; c != null && line.length() < MAX_ERROR_LINE; c = c.getCause()) {
+      if (c != t) {
+        line.append("; caused by ");
+      }
+      line.append(c.getClass().getName());
+      if (c.getMessage() != null) {
+        line.append(": ").append(c.getMessage());
+      }
+      if (c.getCause() == c) {
+        break;
+      }
+    }
+    String oneLine = line.toString().replaceAll("\\s*[\\r\\n]+\\s*", " ");
+    return oneLine.length() > MAX_ERROR_LINE ? oneLine.substring(0, MAX_ERROR_LINE) : oneLine;
+  }
+}

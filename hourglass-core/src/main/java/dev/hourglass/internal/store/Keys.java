@@ -1,0 +1,114 @@
+package dev.hourglass.internal.store;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.zip.CRC32;
+
+/**
+ * Builds every Redis key Hourglass uses. Keys of one partition share the hash tag {@code
+ * {queue.p}}, so each partition script touches one cluster slot; the registry keys share the tag
+ * {@code {meta}}.
+ */
+public final class Keys {
+  /**
+   * Version of the Redis layout these keys and the Lua scripts implement, stored in {@link
+   * #layout()}. A client refuses a Redis that holds another; a layout change ships as a one-shot
+   * migration (docs/ARCHITECTURE.md).
+   */
+  public static final String LAYOUT_VERSION = "5";
+
+  private final String prefix;
+
+  public Keys(String prefix) {
+    this.prefix = prefix;
+  }
+
+  public String layout() {
+    return prefix + ":{meta}:layout";
+  }
+
+  public String queueRegistry() {
+    return prefix + ":{meta}:queues";
+  }
+
+  public String queueSettings(String queue) {
+    return prefix + ":{meta}:queue:" + queue;
+  }
+
+  /** A counter raised by every change to any queue's settings (queue_upsert.lua). */
+  public String settingsVersion() {
+    return prefix + ":{meta}:settings-version";
+  }
+
+  /** One partition of a queue whose partitions each have {@code pools} pools. */
+  public Partition partition(String queue, int index, int pools) {
+    return new Partition(prefix + ":{" + queue + "." + index + "}:", index, pools);
+  }
+
+  /** Partition of a job id among {@code partitions}: CRC-32 of its UTF-8 bytes. */
+  public static int partitionOf(String id, int partitions) {
+    if (partitions == 1) {
+      return 0;
+    }
+    CRC32 crc = new CRC32();
+    crc.update(id.getBytes(StandardCharsets.UTF_8));
+    return (int) (crc.getValue() % partitions);
+  }
+
+  /**
+   * Pool of a job id among {@code pools}, from the first 16 bits of its SHA-1 (mirrors pool_index
+   * in includes/pools.lua): pool {@code i} takes a share proportional to {@code pools + i}, so the
+   * pools' sizes span a factor of two, and Redis's hash tables, which double when they hold as many
+   * entries as buckets, double (and move their entries) at different queue sizes instead of all at
+   * once.
+   */
+  public static int poolIndex(String id, int pools) {
+    return poolIndex(id.getBytes(StandardCharsets.UTF_8), pools);
+  }
+
+  /** {@link #poolIndex(String, int)} of an id's UTF-8 bytes. */
+  public static int poolIndex(byte[] id, int pools) {
+    byte[] sha = sha1(id);
+    int first16 = ((sha[0] & 0xff) << 8) | (sha[1] & 0xff);
+    return staggeredPool(first16, pools);
+  }
+
+  /**
+   * The pool {@code i} whose share {@code [C(i), C(i+1))} of {@code [0, C(pools))} holds {@code
+   * first16} scaled to that range, where {@code C(i) = i * pools + i * (i - 1) / 2} sums the
+   * weights {@code pools + j} of the pools before {@code i}. The square root only guesses; the
+   * integer comparisons decide, so Java and Lua agree exactly.
+   */
+  static int staggeredPool(int first16, int pools) {
+    long y = first16 * weightBefore(pools, pools) / 65536;
+    double b = pools - 0.5;
+    int i = (int) Math.floor(Math.sqrt(b * b + 2.0 * y) - b);
+    while (i + 1 < pools && weightBefore(i + 1, pools) <= y) {
+      i++;
+    }
+    while (i > 0 && weightBefore(i, pools) > y) {
+      i--;
+    }
+    return i;
+  }
+
+  private static long weightBefore(int i, int pools) {
+    return (long) i * pools + (long) i * (i - 1) / 2;
+  }
+
+  private static final ThreadLocal<MessageDigest> SHA1 =
+      ThreadLocal.withInitial(
+          () -> {
+            try {
+              return MessageDigest.getInstance("SHA-1");
+            } catch (NoSuchAlgorithmException e) {
+              throw new IllegalStateException("SHA-1 is required of every Java platform", e);
+            }
+          });
+
+  /** SHA-1 of the bytes, with a digest per thread. */
+  static byte[] sha1(byte[] bytes) {
+    return SHA1.get().digest(bytes); // digest() also resets it for the next use
+  }
+}

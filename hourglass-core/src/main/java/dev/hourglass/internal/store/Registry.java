@@ -1,0 +1,116 @@
+package dev.hourglass.internal.store;
+
+import dev.hourglass.LayoutVersionException;
+import dev.hourglass.internal.store.Replies.QueueRecord;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+
+/** The calls on the registry keys ({@code {meta}}): layout version, queue names and settings. */
+public final class Registry {
+  private final ScriptRunner runner;
+  private final Keys keys;
+  private final ServerClock serverClock;
+
+  Registry(ScriptRunner runner, Keys keys, ServerClock serverClock) {
+    this.runner = runner;
+    this.keys = keys;
+    this.serverClock = serverClock;
+  }
+
+  /**
+   * Writes the layout version on an empty Redis, refuses one that holds another, and reads the
+   * server clock once.
+   *
+   * @throws LayoutVersionException when Redis holds data of another layout version
+   */
+  public void checkLayout() {
+    byte[] key = bytes(keys.layout());
+    var redis = runner.redis().async();
+    Failures.await(redis.setnx(key, bytes(Keys.LAYOUT_VERSION)).toCompletableFuture());
+    byte[] stored = Failures.await(redis.get(key).toCompletableFuture());
+    String version = stored == null ? null : new String(stored, StandardCharsets.UTF_8);
+    if (!Keys.LAYOUT_VERSION.equals(version)) {
+      throw new LayoutVersionException(
+          "Redis key "
+              + keys.layout()
+              + " says layout version "
+              + version
+              + ", and this Hourglass knows layout version "
+              + Keys.LAYOUT_VERSION
+              + " only; migrate the data (docs/ARCHITECTURE.md, \"Changing the layout\") or use"
+              + " another prefix");
+    }
+    List<byte[]> time = Failures.await(redis.time().toCompletableFuture());
+    serverClock.observe(
+        Long.parseLong(new String(time.get(0), StandardCharsets.US_ASCII)) * 1000
+            + Long.parseLong(new String(time.get(1), StandardCharsets.US_ASCII)) / 1000);
+  }
+
+  public boolean queueExists(String name) {
+    return Failures.await(
+        runner
+            .redis()
+            .async()
+            .sismember(bytes(keys.queueRegistry()), bytes(name))
+            .toCompletableFuture());
+  }
+
+  /** Every queue name in the registry, sorted. */
+  public List<String> queueNames() {
+    Set<byte[]> members =
+        Failures.await(
+            runner.redis().async().smembers(bytes(keys.queueRegistry())).toCompletableFuture());
+    List<String> names = new ArrayList<>();
+    for (byte[] m : members) {
+      names.add(new String(m, StandardCharsets.UTF_8));
+    }
+    names.sort(null);
+    return names;
+  }
+
+  /** The settings version counter (0 before any queue was created). */
+  public CompletableFuture<Long> settingsVersion() {
+    return runner
+        .redis()
+        .deliveryAsync()
+        .get(bytes(keys.settingsVersion()))
+        .toCompletableFuture()
+        .thenApply(v -> v == null ? 0L : Long.parseLong(new String(v, StandardCharsets.US_ASCII)))
+        .exceptionallyCompose(t -> CompletableFuture.failedFuture(Failures.translate(t)));
+  }
+
+  /**
+   * Creates a queue or updates its settings ({@code createOnly}: leaves an existing queue as it
+   * is); the settings as stored after the call.
+   */
+  public CompletableFuture<QueueRecord> upsertQueue(
+      String queue, boolean createOnly, Map<String, String> fields) {
+    Args keyArgs =
+        new Args()
+            .add(keys.queueRegistry())
+            .add(keys.queueSettings(queue))
+            .add(keys.settingsVersion());
+    Args argv = new Args().add(queue).add(createOnly ? "1" : "0");
+    fields.forEach((k, v) -> argv.add(k).add(v));
+    return runner
+        .run(Script.QUEUE_UPSERT, keyArgs, argv)
+        .thenApply(
+            reply -> {
+              Map<String, String> stored = new HashMap<>();
+              List<Object> flat = Reply.list(reply.get(2));
+              for (int i = 0; i + 1 < flat.size(); i += 2) {
+                stored.put(Reply.str(flat.get(i)), Reply.str(flat.get(i + 1)));
+              }
+              return new QueueRecord(Reply.num(reply.get(0)) == 1, Reply.num(reply.get(1)), stored);
+            });
+  }
+
+  private static byte[] bytes(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+}

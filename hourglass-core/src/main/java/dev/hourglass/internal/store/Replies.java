@@ -1,0 +1,46 @@
+package dev.hourglass.internal.store;
+
+import java.util.List;
+import java.util.Map;
+
+/** What the {@link Store}'s calls answer, decoded: one record per script reply. */
+public final class Replies {
+  private Replies() {}
+
+  /** A queue's settings hash after queue_upsert, and the settings version it was read at. */
+  public record QueueRecord(boolean created, long version, Map<String, String> fields) {}
+
+  /** One job of an enqueue: created ({@code OK}) or refused as a duplicate of a live job. */
+  public record Enqueued(String id, Status status, String state, long dueMs) {}
+
+  /** A promoter pass; see promote.lua. {@code nextWakeMs} is -1 when nothing is known. */
+  public record Promoted(
+      boolean leader,
+      long madeReady,
+      boolean more,
+      long nextWakeMs,
+      long nowMs,
+      long lockUntilMs,
+      long dueMs) {}
+
+  /** A claim: the server time it ran at, and the jobs it leased. */
+  public record Claimed(long nowMs, List<ClaimedJob> jobs) {}
+
+  public record ClaimedJob(
+      String id, RecordCodec.Decoded record, int attempt, String receipt, long leaseUntilMs) {}
+
+  public record Nacked(Status status, boolean dead, long atMs) {}
+
+  public record Extended(Status status, long leaseUntilMs) {}
+
+  /** A reschedule: the job's new state and record, on {@code OK}. */
+  public record Rescheduled(Status status, String state, long dueMs, RecordCodec.Decoded record) {}
+
+  /** A get: on {@code OK}, the record, state, and lease deadline or time of death (0 otherwise). */
+  public record Found(Status status, RecordCodec.Decoded record, String state, long atMs) {}
+
+  /** A partition's counts by state and its counters. */
+  public record Counts(long ready, long inflight, long dead, Map<String, Long> counters) {}
+
+  public record DeadJob(String id, RecordCodec.Decoded record, long diedAtMs) {}
+}

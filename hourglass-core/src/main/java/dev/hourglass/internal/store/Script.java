@@ -1,0 +1,49 @@
+package dev.hourglass.internal.store;
+
+/**
+ * The Lua scripts, one per operation; each lives in {@code dev/hourglass/lua/<name>.lua} and pulls
+ * in what it shares with others from {@code includes/} (see {@link LuaSource}).
+ */
+public enum Script {
+  ENQUEUE("enqueue", false),
+  PROMOTE("promote", true),
+  CLAIM("claim", true),
+  ACK("ack", true),
+  NACK("nack", true),
+  EXTEND("extend", true),
+  RELEASE("release", true),
+  CANCEL("cancel", false),
+  RESCHEDULE("reschedule", false),
+  GET("get", false),
+  DEAD_LIST("dead_list", false),
+  DEAD_REQUEUE("dead_requeue", false),
+  DEAD_PURGE("dead_purge", false),
+  STATS("stats", false),
+  QUEUE_UPSERT("queue_upsert", true);
+
+  private final String scriptName;
+  private final boolean delivery;
+
+  Script(String name, boolean delivery) {
+    this.scriptName = name;
+    this.delivery = delivery;
+  }
+
+  /** The script's name, e.g. {@code claim}. */
+  public String scriptName() {
+    return scriptName;
+  }
+
+  String fileName() {
+    return scriptName + ".lua";
+  }
+
+  /**
+   * Scripts of the path from due to done (promote, claim, ack, nack, extend, release) run on the
+   * delivery connection, so that a producer's pipelined enqueues never hold them up; so does the
+   * queue settings read (queue_upsert), which every path waits for when its copy is stale.
+   */
+  boolean delivery() {
+    return delivery;
+  }
+}

@@ -1,0 +1,127 @@
+package dev.hourglass.internal.store;
+
+import dev.hourglass.spi.ScriptListener;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Sends script calls: on the delivery connection for the consumers' path ({@link Script#delivery}),
+ * else on the shared one; tells the {@link ScriptListener}; turns failures into typed exceptions
+ * ({@link Failures}). Scripts that catch up with the clock may ask for slot lists their caller did
+ * not declare ({@link Status#NEED_SLOTS}): {@link #withSlots} calls them again with those declared.
+ */
+final class ScriptRunner {
+  private static final Logger log = LoggerFactory.getLogger(ScriptRunner.class);
+
+  /** Most rounds of {@link Status#NEED_SLOTS} one call follows; each round loads slot lists. */
+  private static final int MAX_SLOT_ROUNDS = 1000;
+
+  private final RedisConnector redis;
+  private final ScriptRegistry scripts = new ScriptRegistry();
+  private final ScriptListener listener;
+  private final Executor callbacks;
+
+  ScriptRunner(RedisConnector redis, ScriptListener listener, Executor callbacks) {
+    this.redis = redis;
+    this.listener = listener;
+    this.callbacks = callbacks;
+  }
+
+  RedisConnector redis() {
+    return redis;
+  }
+
+  ScriptRegistry scripts() {
+    return scripts;
+  }
+
+  /** Runs a script; the future fails with a typed exception. */
+  CompletableFuture<List<Object>> run(Script script, Args keys, Args argv) {
+    if (!redis.isOpen(script.delivery())) {
+      // Using it would connect first, which blocks until connected: not on the caller's thread,
+      // which may be one of Lettuce's event loops running the follow-up of another reply, and the
+      // one the new connection needs.
+      try {
+        return CompletableFuture.supplyAsync(() -> send(script, keys, argv), callbacks)
+            .thenCompose(reply -> reply);
+      } catch (RejectedExecutionException e) {
+        // closed: send() reports it
+      }
+    }
+    return send(script, keys, argv);
+  }
+
+  private CompletableFuture<List<Object>> send(Script script, Args keys, Args argv) {
+    long started = System.nanoTime();
+    CompletableFuture<List<Object>> reply;
+    try {
+      var commands = script.delivery() ? redis.deliveryAsync() : redis.async();
+      reply =
+          scripts
+              .run(commands, script, keys.toArray(), argv.toArray())
+              .exceptionallyCompose(t -> CompletableFuture.failedFuture(Failures.translate(t)));
+    } catch (RuntimeException e) {
+      reply = CompletableFuture.failedFuture(Failures.translate(e));
+    }
+    if (listener != ScriptListener.NONE) {
+      reply.whenComplete((r, failure) -> observe(script, started, failure));
+    }
+    return reply;
+  }
+
+  private void observe(Script script, long startedNanos, Throwable failure) {
+    try {
+      listener.scriptCalled(
+          script.scriptName(), Duration.ofNanos(System.nanoTime() - startedNanos), failure);
+    } catch (RuntimeException e) {
+      log.warn("script listener failed", e);
+    }
+  }
+
+  /** ARGV of a call, given the starts of the slot lists it declares. */
+  interface ArgvFor {
+    Args build(List<Long> slots);
+  }
+
+  /**
+   * Runs a script that takes every pool and then declared slot lists (KEYS) with their count and
+   * starts (ARGV, after {@code head}); while it answers {@link Status#NEED_SLOTS}, runs it again
+   * with the slot lists it named declared.
+   */
+  CompletableFuture<List<Object>> withSlots(Partition p, Script script, ArgvFor head) {
+    return withSlots(p, script, head, List.of(), 0);
+  }
+
+  private CompletableFuture<List<Object>> withSlots(
+      Partition p, Script script, ArgvFor head, List<Long> slots, int round) {
+    Args keyArgs = p.keysWithAllPools();
+    Args argv = head.build(slots);
+    for (long start : slots) {
+      keyArgs.add(p.slot(start));
+      argv.add(start);
+    }
+    return run(script, keyArgs, argv)
+        .thenCompose(
+            reply -> {
+              if (Reply.status(reply) != Status.NEED_SLOTS) {
+                return CompletableFuture.completedFuture(reply);
+              }
+              if (round >= MAX_SLOT_ROUNDS) {
+                return CompletableFuture.failedFuture(
+                    new IllegalStateException(
+                        script.scriptName() + " on " + p + " kept asking for slot lists"));
+              }
+              List<Long> needed = new ArrayList<>(reply.size() - 1);
+              for (int i = 1; i < reply.size(); i++) {
+                needed.add(Reply.num(reply.get(i)));
+              }
+              return withSlots(p, script, head, needed, round + 1);
+            });
+  }
+}

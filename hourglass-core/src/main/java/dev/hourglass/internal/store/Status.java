@@ -1,0 +1,22 @@
+package dev.hourglass.internal.store;
+
+/** The status a partition script replies with first (the codes of includes/partition.lua). */
+public enum Status {
+  OK,
+  NOT_FOUND,
+  STALE_RECEIPT,
+  INFLIGHT,
+  DUPLICATE,
+  DEAD,
+  /** The script must load slot lists its caller did not declare; {@link Store} calls again. */
+  NEED_SLOTS;
+
+  private static final Status[] BY_CODE = values();
+
+  static Status of(long code) {
+    if (code < 0 || code >= BY_CODE.length) {
+      throw new IllegalStateException("unknown script status " + code);
+    }
+    return BY_CODE[(int) code];
+  }
+}

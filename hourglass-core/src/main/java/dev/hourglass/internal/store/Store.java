@@ -1,0 +1,241 @@
+package dev.hourglass.internal.store;
+
+import dev.hourglass.Backoff;
+import dev.hourglass.internal.store.Replies.Counts;
+import dev.hourglass.internal.store.Replies.DeadJob;
+import dev.hourglass.internal.store.Replies.Enqueued;
+import dev.hourglass.internal.store.Replies.Found;
+import dev.hourglass.internal.store.Replies.Rescheduled;
+import dev.hourglass.spi.ScriptListener;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+
+/**
+ * The typed access to a partition's scripts: one method per script, which builds its KEYS and ARGV
+ * and decodes its reply into a record of {@link Replies}. Callers never index into a reply. Every
+ * future fails with a typed {@link dev.hourglass.HourglassException} ({@link Failures}).
+ *
+ * <p>Scripts that catch up with the clock (claim, stats, promote) may ask for slot lists their
+ * caller did not declare ({@link Status#NEED_SLOTS}); they are called again with them declared.
+ */
+public final class Store {
+  private final ScriptRunner runner;
+  private final Keys keys;
+  private final Registry registry;
+  private final Deliveries deliveries;
+
+  public Store(
+      RedisConnector redis,
+      Keys keys,
+      ServerClock serverClock,
+      ScriptListener listener,
+      Executor callbacks) {
+    this.runner = new ScriptRunner(redis, listener, callbacks);
+    this.keys = keys;
+    this.registry = new Registry(runner, keys, serverClock);
+    this.deliveries = new Deliveries(runner, serverClock);
+  }
+
+  public Keys keys() {
+    return keys;
+  }
+
+  /** The scripts of the consumers' path (claim, ack, nack, extend, release, promote). */
+  public Deliveries deliveries() {
+    return deliveries;
+  }
+
+  /** The registry-level calls (layout, queue names and settings). */
+  public Registry registry() {
+    return registry;
+  }
+
+  /**
+   * A connection of its own for a loop that blocks on wake lists, for blocks of up to {@code
+   * longestBlock}.
+   */
+  public BlockingConnection blockingConnection(java.time.Duration longestBlock) {
+    return new BlockingConnection(
+        runner.redis(), longestBlock.plus(runner.redis().commandTimeout()));
+  }
+
+  // ---- produce ----
+
+  /**
+   * A new job for {@link #enqueue}: {@code time} is a delay from the server's now when {@code
+   * relative}, else epoch ms; {@code backoff} null means the queue's default.
+   */
+  public record NewJob(
+      String id,
+      boolean relative,
+      long time,
+      long slotStart,
+      long ttlMs,
+      int maxAttempts,
+      long visibilityMs,
+      Backoff backoff,
+      byte[] payload) {}
+
+  /** The KEYS and ARGV of one script call. */
+  record Call(Args keys, Args argv) {}
+
+  /** The call enqueue.lua takes for these jobs of one partition. */
+  static Call enqueueCall(Partition p, long lookaheadMs, List<NewJob> jobs) {
+    Args keyArgs = p.fixedKeys();
+    Args argv = p.argv().add(jobs.size()).add(lookaheadMs);
+    for (NewJob j : jobs) {
+      keyArgs.add(p.pool(j.id())).add(p.slot(j.slotStart()));
+      argv.add(j.id())
+          .add(
+              RecordCodec.enqueueArg(
+                  j.relative(),
+                  j.time(),
+                  j.slotStart(),
+                  j.ttlMs(),
+                  j.maxAttempts(),
+                  j.visibilityMs(),
+                  RecordCodec.tail(j.backoff(), j.payload())));
+    }
+    return new Call(keyArgs, argv);
+  }
+
+  public CompletableFuture<List<Enqueued>> enqueue(
+      Partition p, long lookaheadMs, List<NewJob> jobs) {
+    Call call = enqueueCall(p, lookaheadMs, jobs);
+    return runner
+        .run(Script.ENQUEUE, call.keys(), call.argv())
+        .thenApply(
+            reply -> {
+              List<Enqueued> out = new ArrayList<>(jobs.size());
+              for (int i = 0; i < jobs.size(); i++) {
+                out.add(
+                    new Enqueued(
+                        jobs.get(i).id(),
+                        Status.of(Reply.num(reply.get(1 + 3 * i))),
+                        Reply.str(reply.get(2 + 3 * i)),
+                        Reply.num(reply.get(3 + 3 * i))));
+              }
+              return out;
+            });
+  }
+
+  public CompletableFuture<Status> cancel(Partition p, String id) {
+    return runner.run(Script.CANCEL, p.keysFor(id), p.argv().add(id)).thenApply(Reply::status);
+  }
+
+  public CompletableFuture<Rescheduled> reschedule(
+      Partition p, String id, boolean relative, long time, long slotStart, long lookaheadMs) {
+    Args keyArgs = p.keysFor(id).add(p.slot(slotStart));
+    Args argv =
+        p.argv().add(id).add(relative ? "d" : "a").add(time).add(slotStart).add(lookaheadMs);
+    return runner
+        .run(Script.RESCHEDULE, keyArgs, argv)
+        .thenApply(
+            reply -> {
+              Status status = Reply.status(reply);
+              if (status != Status.OK) {
+                return new Rescheduled(status, null, 0, null);
+              }
+              return new Rescheduled(
+                  status,
+                  Reply.str(reply.get(1)),
+                  Reply.num(reply.get(2)),
+                  RecordCodec.decode(Reply.bytes(reply.get(3))));
+            });
+  }
+
+  // ---- inspect ----
+
+  /**
+   * A job, or {@code NOT_FOUND}; a job past its ttl that nothing swept yet is found only when
+   * {@code evenExpired} (a nack by backoff needs its attempts while its lease still holds it).
+   */
+  public CompletableFuture<Found> get(Partition p, String id, boolean evenExpired) {
+    return runner
+        .run(Script.GET, p.keysFor(id), p.argv().add(id).add(evenExpired ? "1" : "0"))
+        .thenApply(
+            reply -> {
+              Status status = Reply.status(reply);
+              if (status != Status.OK) {
+                return new Found(status, null, null, 0);
+              }
+              return new Found(
+                  status,
+                  RecordCodec.decode(Reply.bytes(reply.get(1))),
+                  Reply.str(reply.get(2)),
+                  Reply.num(reply.get(3)));
+            });
+  }
+
+  /** Counts of one partition, exact: a catch-up that ran out of budget is continued first. */
+  public CompletableFuture<Counts> stats(Partition p) {
+    return runner
+        .withSlots(p, Script.STATS, slots -> p.argv().add(slots.size()))
+        .thenCompose(
+            reply -> {
+              if (Reply.num(reply.get(1)) == 0) {
+                return stats(p); // the catch-up has more to do
+              }
+              Map<String, Long> counters = new HashMap<>();
+              List<Object> flat = Reply.list(reply.get(5));
+              for (int i = 0; i + 1 < flat.size(); i += 2) {
+                counters.put(Reply.str(flat.get(i)), Reply.num(flat.get(i + 1)));
+              }
+              return CompletableFuture.completedFuture(
+                  new Counts(
+                      Reply.num(reply.get(2)),
+                      Reply.num(reply.get(3)),
+                      Reply.num(reply.get(4)),
+                      counters));
+            });
+  }
+
+  // ---- dead letters ----
+
+  /**
+   * One page of a partition's dead jobs after the cursor (time of death, id); -1: from the start.
+   */
+  public CompletableFuture<List<DeadJob>> deadList(
+      Partition p, long afterAtMs, String afterId, int limit) {
+    Args argv = p.argv().add(afterAtMs).add(afterId).add(limit);
+    return runner
+        .run(Script.DEAD_LIST, p.keysWithAllPools(), argv)
+        .thenApply(
+            reply -> {
+              List<DeadJob> out = new ArrayList<>();
+              for (int i = 1; i + 2 < reply.size(); i += 3) {
+                out.add(
+                    new DeadJob(
+                        Reply.str(reply.get(i)),
+                        RecordCodec.decode(Reply.bytes(reply.get(i + 1))),
+                        Reply.num(reply.get(i + 2))));
+              }
+              return out;
+            });
+  }
+
+  /** Requeues one dead job ({@code NOT_FOUND} when it is not dead): the status. */
+  public CompletableFuture<Status> deadRequeue(Partition p, String id) {
+    return runner
+        .run(Script.DEAD_REQUEUE, p.keysWithAllPools(), p.argv().add(id).add(1))
+        .thenApply(Reply::status);
+  }
+
+  /** Requeues up to {@code limit} of the oldest dead jobs: how many. */
+  public CompletableFuture<Long> deadRequeueOldest(Partition p, int limit) {
+    return runner
+        .run(Script.DEAD_REQUEUE, p.keysWithAllPools(), p.argv().add("").add(limit))
+        .thenApply(reply -> Reply.num(reply.get(1)));
+  }
+
+  /** Deletes up to {@code limit} of the oldest dead jobs: how many. */
+  public CompletableFuture<Long> deadPurge(Partition p, int limit) {
+    return runner
+        .run(Script.DEAD_PURGE, p.keysWithAllPools(), p.argv().add(limit))
+        .thenApply(reply -> Reply.num(reply.get(1)));
+  }
+}

@@ -1,0 +1,99 @@
+-- partition: what every partition script shares (layout version 5): its keys, status codes, the meta hash, the
+-- server clock, wake tokens. Every partition script includes it first.
+--
+-- Every partition script receives the same nine leading KEYS, all carrying the partition's hash tag {queue.p}:
+--   KEYS[1] meta     HASH  pools (the pool count S, written when the partition is created: every script refuses a
+--                          caller that assumes another); wm (watermark ms: a job due before it waits in near, one
+--                          due at or after it in a slot list); due (the promoter has no work before this time);
+--                          cu (clock work, i.e. a ttl, a lease deadline or a slot start, falls due at this time:
+--                          see catch_up.lua); po, pu (promoter lock owner, and when its lock lapses); ret (the
+--                          dead-letter retention the last full promoter pass applied); sig (due jobs in near up
+--                          to this time were announced with wake tokens)
+--   KEYS[2] near     ZSET  id -> due ms: every job due before the watermark that is neither leased nor dead (and a
+--                          few due later, see catch_up.lua). The ones due by the server clock are ready; claim
+--                          takes them oldest due first
+--   KEYS[3] slots    ZSET  slot start -> slot start: the index of non-empty slot lists (hg:{q.p}:slot:<start>,
+--                          LISTs of the ids of far-future jobs)
+--   KEYS[4] inflight ZSET  id -> lease deadline ms; and KEEPER -> -1 once a claim has leased a job (see KEEPER)
+--   KEYS[5] leases   HASH  id -> receipt of the current delivery; and KEEPER -> KEEPER likewise
+--   KEYS[6] dead     ZSET  id -> time of death ms
+--   KEYS[7] ttl      ZSET  id -> expiry ms, only jobs that have a ttl
+--   KEYS[8] stats    HASH  counters: enqueued, delivered, acked, retried, dead, expired, cancelled, purged; live
+--                          jobs are enqueued - acked - cancelled - expired - purged (each removal counts once)
+--   KEYS[9] wake     LIST  wake-up tokens consumers block on (hints only)
+-- Script-specific KEYS follow from KEYS[10]. ARGV[1] is always the pool count S the caller assumes.
+--
+-- Status codes, the first element of every partition script's reply (Status in Java):
+--   0 ok, 1 not found, 2 stale receipt, 3 inflight, 4 duplicate id, 5 dead (wrong state), 6 need slots (the script
+--   must load slot lists its caller did not declare: the reply lists their starts, and the caller calls again
+--   with them declared)
+redis.replicate_commands()
+
+local K_META, K_NEAR, K_SLOTS, K_INFLIGHT, K_LEASES, K_DEAD, K_TTL, K_STATS, K_WAKE =
+  KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9]
+local FIRST_EXTRA_KEY = 10
+local OK, NOT_FOUND, STALE, INFLIGHT, DUPLICATE, DEAD, NEED_SLOTS = 0, 1, 2, 3, 4, 5, 6
+local POOLS = tonumber(ARGV[1])
+local NOTHING_DUE = 9000000000000000
+local MAX_WAKE_TOKENS = 16
+-- The channel promoters listen on: the meta key's name with 'promote' for 'meta', as Keys.Partition builds it.
+local PROMOTE_CHANNEL = string.sub(K_META, 1, -5) .. 'promote'
+-- A member of inflight (score KEEPER_SCORE, below every lease deadline) and a field of leases that is not a job:
+-- longer than the 64 bytes up to which Redis keeps a small sorted set or hash in its compact encoding (a ziplist,
+-- listpack in Redis 7), so both keys stay in the hash-table one and are never deleted when their last lease ends.
+-- In the compact encoding every ZADD, HSET, HMGET and ZREM scans the whole key: with the tens to hundreds of leases
+-- a busy queue holds, that made claim and ack cost several microseconds more per job. Not a job id (it has
+-- spaces), so no lookup by id finds it; readers of whole ranges start at LEASES_FROM (deadlines are epoch ms).
+local KEEPER = 'hourglass keeps this key in the hash-table encoding: not a job, see KEEPER in partition.lua'
+local KEEPER_SCORE = -1
+local LEASES_FROM = 0
+
+local function now_ms()
+  local t = redis.call('TIME')
+  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
+
+local M_WM, M_DUE, M_CU, M_LOCK_OWNER, M_LOCK_UNTIL, M_RETENTION, M_SIGNALLED
+
+-- Reads the partition's meta hash once per script and refuses a caller that assumes another pool count. Creates the
+-- partition when asked (enqueue does; a partition with no meta holds no job).
+local function load_meta(create)
+  local m = redis.call('HMGET', K_META, 'pools', 'wm', 'due', 'cu', 'po', 'pu', 'ret', 'sig')
+  if not m[1] then
+    if create then redis.call('HSET', K_META, 'pools', ARGV[1]) end
+  elseif m[1] ~= ARGV[1] then
+    error('HG_LAYOUT partition has ' .. m[1] .. ' pools, caller assumed ' .. ARGV[1]) -- a string: Redis 6.2 shows it
+  end
+  M_WM, M_DUE, M_CU, M_LOCK_OWNER = tonumber(m[2]), tonumber(m[3]), tonumber(m[4]), m[5]
+  M_LOCK_UNTIL, M_RETENTION, M_SIGNALLED = tonumber(m[6]), m[7], tonumber(m[8])
+end
+
+-- Promoter work falls due at time t (a job in near, a lease deadline, a ttl, a slot to load): lower meta.due to it
+-- and announce it, so that every promoter (the leader, and followers ready to take over) plans a pass for then.
+local function promoter_due(t)
+  if M_DUE == nil or t < M_DUE then
+    redis.call('HSET', K_META, 'due', t)
+    M_DUE = t
+    redis.call('PUBLISH', PROMOTE_CHANNEL, t)
+  end
+end
+
+-- Clock work falls due at time t (a ttl, a lease deadline, a slot start): lower meta.cu to it, so that the first
+-- script to read state after t catches up first (catch_up.lua). promoter_due() must be called too.
+local function clock_work_at(t)
+  if M_CU == nil or t < M_CU then
+    redis.call('HSET', K_META, 'cu', t)
+    M_CU = t
+  end
+end
+
+-- Pushes up to MAX_WAKE_TOKENS wake tokens for n jobs that became ready; the list never holds more.
+local function wake(n)
+  if n <= 0 then return end
+  if n > MAX_WAKE_TOKENS then n = MAX_WAKE_TOKENS end
+  local tokens = {}
+  for i = 1, n do tokens[i] = '1' end
+  if redis.call('LPUSH', K_WAKE, unpack(tokens)) > MAX_WAKE_TOKENS then
+    redis.call('LTRIM', K_WAKE, 0, MAX_WAKE_TOKENS - 1)
+  end
+end

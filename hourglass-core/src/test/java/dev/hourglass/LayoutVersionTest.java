@@ -1,0 +1,42 @@
+package dev.hourglass;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * The code knows one Redis layout: it writes its version on an empty Redis and refuses one that
+ * holds another, naming both, without changing anything.
+ */
+class LayoutVersionTest extends HourglassTestBase {
+  private static final String LAYOUT_KEY = "hg:{meta}:layout";
+
+  @Test
+  void anEmptyRedisGetsThisLayoutVersion() {
+    live();
+    assertThat(redis.server().command("GET", LAYOUT_KEY)).isEqualTo("5");
+  }
+
+  @Test
+  void aRedisHoldingAnotherLayoutIsRefusedNamingBothVersions() {
+    redis.server().command("SET", LAYOUT_KEY, "4");
+    redis.server().command("HSET", "hg:{q.0}:meta", "pools", "40:staggered");
+
+    assertThatThrownBy(this::live)
+        .isInstanceOf(LayoutVersionException.class)
+        .hasMessageContaining("layout version 4")
+        .hasMessageContaining("layout version 5")
+        .hasMessageContaining(LAYOUT_KEY);
+    assertThat(redis.server().command("GET", LAYOUT_KEY)).isEqualTo("4");
+    assertThat(redis.server().command("HGET", "hg:{q.0}:meta", "pools")).isEqualTo("40:staggered");
+  }
+
+  @Test
+  void anotherPrefixIsAnotherInstallation() {
+    redis.server().command("SET", LAYOUT_KEY, "4");
+    Hourglass other = client(b -> b.prefix("other"));
+    other.queue("q").enqueue(job("j"));
+    assertThat(redis.server().command("GET", "other:{meta}:layout")).isEqualTo("5");
+  }
+}
