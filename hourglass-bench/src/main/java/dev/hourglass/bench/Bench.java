@@ -7,12 +7,16 @@ import java.util.Map;
 
 /**
  * Entry point of the harness: {@code hourglass-bench/run WORKLOAD [options]} (see {@link
- * Options#USAGE}). Runs the workload on each system in turn against the same Redis, flushing it
- * before each, and prints a RESULT line per system and a RATIO line.
+ * Usage#TEXT}). Runs the workload's baseline, if it has one, and the workload on each system in
+ * turn against the same Redis, flushing it before each, and prints a RESULT line for each and a
+ * RATIO line.
  */
 public final class Bench {
   static final String QUEUE = "bench";
   static final String WARMUP_QUEUE = "warmup";
+
+  /** The name of a workload's baseline in RESULT lines. */
+  static final String BASELINE = "redis-baseline";
 
   private final Options options;
   private final PrintStream out;
@@ -33,7 +37,7 @@ public final class Bench {
       return;
     }
     if (options.help()) {
-      System.out.print(Options.USAGE);
+      System.out.print(Usage.TEXT);
       System.exit(0);
     }
     int code = 0;
@@ -49,7 +53,10 @@ public final class Bench {
     System.exit(code); // client threads (Netty, Redisson timers) must not hold the JVM
   }
 
-  /** Runs the workload on every system asked for; returns the RESULT fields by system. */
+  /**
+   * Runs the workload's baseline, if it has one, then the workload on every system asked for;
+   * returns the RESULT fields by system, the baseline's under {@value #BASELINE}.
+   */
   Map<String, Fields> run() throws Exception {
     Workload workload = Workload.named(options.workload());
     List<String> systems = options.systems();
@@ -64,45 +71,31 @@ public final class Bench {
               + "; "
               + Runtime.getRuntime().availableProcessors()
               + " cores");
-      for (String system : systems) {
-        int warmup = workload.warmupJobs(options);
-        int rounds = workload.warmupRounds(options);
-        for (int round = 1; warmup > 0 && round <= rounds; round++) {
-          out.println(
-              "# "
-                  + system
-                  + ": warm-up run "
-                  + round
-                  + " of "
-                  + rounds
-                  + ", "
-                  + warmup
-                  + " jobs, not reported");
-          redis.flushAll();
-          try (SystemUnderTest sut =
-              SystemUnderTest.open(system, redis.uri(), WARMUP_QUEUE, options)) {
-            // Printed, not reported: how the rates settle from round to round shows when the JIT
-            // is done, so a reader can tell whether the measured run still paid for it.
-            out.println(
-                "# "
-                    + system
-                    + ": warm-up run "
-                    + round
-                    + ": "
-                    + workload.run(sut, redis, options.withJobs(warmup)));
-          }
-        }
+      Fields baseline = null;
+      if (workload.hasBaseline()) {
+        baseline = measure(BASELINE, workload, redis, (o, q) -> workload.runBaseline(redis, q, o));
+        results.put(BASELINE, baseline);
+        print(BASELINE, workload, baseline);
         redis.flushAll();
-        // A marker a profiler can wait for: what follows is the measured run.
-        out.println("# " + system + ": measured run, " + workload.name());
-        out.flush();
-        Fields result;
-        try (SystemUnderTest sut = SystemUnderTest.open(system, redis.uri(), QUEUE, options)) {
-          result = workload.run(sut, redis, options);
+        // The systems' fills, like the baseline's, start on a Redis that holds no freed pages.
+        out.println("# MEMORY PURGE after the baseline: " + redis.purgeMemory());
+      }
+      for (String system : systems) {
+        Fields result =
+            measure(
+                system,
+                workload,
+                redis,
+                (o, q) -> {
+                  try (SystemUnderTest sut = SystemUnderTest.open(system, redis.uri(), q, o)) {
+                    return workload.run(sut, redis, o);
+                  }
+                });
+        if (baseline != null) {
+          result.putAll("", workload.versusBaseline(result, baseline));
         }
         results.put(system, result);
-        out.println("RESULT system=" + system + " workload=" + workload.name() + " " + result);
-        out.flush();
+        print(system, workload, result);
       }
       redis.flushAll();
     }
@@ -116,5 +109,52 @@ public final class Bench {
                 ? workload.ratio(hourglass, redisson)
                 : "note=needs_both_systems"));
     return results;
+  }
+
+  /** One run of a workload on a flushed Redis, with these options and this queue. */
+  private interface OneRun {
+    Fields run(Options options, String queue) throws Exception;
+  }
+
+  /**
+   * The workload's warm-up rounds, each printed, then the measured run, each on a flushed Redis;
+   * returns the measured run's fields.
+   */
+  private Fields measure(String name, Workload workload, RedisTarget redis, OneRun run)
+      throws Exception {
+    int warmup = workload.warmupJobs(options);
+    int rounds = workload.warmupRounds(options);
+    for (int round = 1; warmup > 0 && round <= rounds; round++) {
+      out.println(
+          "# "
+              + name
+              + ": warm-up run "
+              + round
+              + " of "
+              + rounds
+              + ", "
+              + warmup
+              + " jobs, not reported");
+      redis.flushAll();
+      // Printed, not reported: how the rates settle from round to round shows when the JIT
+      // is done, so a reader can tell whether the measured run still paid for it.
+      out.println(
+          "# "
+              + name
+              + ": warm-up run "
+              + round
+              + ": "
+              + run.run(options.withJobs(warmup), WARMUP_QUEUE));
+    }
+    redis.flushAll();
+    // A marker a profiler can wait for: what follows is the measured run.
+    out.println("# " + name + ": measured run, " + workload.name());
+    out.flush();
+    return run.run(options, QUEUE);
+  }
+
+  private void print(String name, Workload workload, Fields result) {
+    out.println("RESULT system=" + name + " workload=" + workload.name() + " " + result);
+    out.flush();
   }
 }

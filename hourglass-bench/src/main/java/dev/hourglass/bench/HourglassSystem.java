@@ -16,9 +16,9 @@ import java.util.function.Consumer;
 final class HourglassSystem implements SystemUnderTest {
   private final Hourglass client;
   private final Queue queue;
-  private final int prefetch;
+  private final Integer prefetch; // null: the library's default
 
-  HourglassSystem(String redisUri, String queueName, int prefetch) {
+  HourglassSystem(String redisUri, String queueName, Integer prefetch) {
     this.client = Hourglass.builder().redisUri(redisUri).build();
     this.queue = client.queue(queueName);
     this.prefetch = prefetch;
@@ -56,22 +56,34 @@ final class HourglassSystem implements SystemUnderTest {
   }
 
   /**
-   * One worker with {@code consumers} handler threads, the given prefetch and a no-op handler that
-   * records.
+   * One worker with {@code consumers} handler threads, the library's default options otherwise (or
+   * the given prefetch), and a no-op handler that records.
    */
   @Override
   public AutoCloseable consume(int consumers, Consumer<byte[]> sink) {
-    Worker worker =
-        client.worker(
-            queue.name(),
-            job -> sink.accept(job.payload()),
-            WorkerOptions.builder().concurrency(consumers).prefetch(prefetch).build());
+    WorkerOptions.Builder options = WorkerOptions.builder().concurrency(consumers);
+    if (prefetch != null) {
+      options.prefetch(prefetch);
+    }
+    Worker worker = client.worker(queue.name(), job -> sink.accept(job.payload()), options.build());
     return worker::close;
   }
 
   @Override
   public Fields consumerFields() {
-    return new Fields().put("prefetch", prefetch);
+    // The library's default adapts to the handlers' speed, up to its maximum.
+    return prefetch == null
+        ? new Fields().put("prefetch", "adaptive_up_to_" + WorkerOptions.defaults().prefetch())
+        : new Fields().put("prefetch", (long) prefetch);
+  }
+
+  /** Queues this producing client creates and fills; it runs no promoter for them. */
+  @Override
+  public AutoCloseable idleQueues(int count, Job job) {
+    for (int i = 0; i < count; i++) {
+      client.queue(IDLE_QUEUE_PREFIX + i).enqueue(spec(job));
+    }
+    return () -> {};
   }
 
   /** {@code count} workers with default options, as {@code count} separate consumers would be. */

@@ -122,6 +122,18 @@ final class HttpSystem implements SystemUnderTest {
     return CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new));
   }
 
+  /** {@code count} queues created through the API, one job each; the server promotes them. */
+  @Override
+  public AutoCloseable idleQueues(int count, Job job) {
+    String queues = base.substring(0, base.lastIndexOf('/') + 1);
+    List<CompletableFuture<JsonNode>> calls = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      calls.add(post(queues + IDLE_QUEUE_PREFIX + i + "/jobs", json(job), 201));
+    }
+    calls.forEach(CompletableFuture::join);
+    return () -> {};
+  }
+
   @Override
   public String batchMethod() {
     return "POST_jobs/batch_of_up_to_1000";

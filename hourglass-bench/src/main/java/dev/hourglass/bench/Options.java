@@ -18,96 +18,6 @@ final class Options {
 
   static final List<String> WORKLOADS = List.of("enqueue", "e2e", "memory", "scale", "idle");
 
-  static final String USAGE =
-      """
-      Usage: hourglass-bench/run WORKLOAD [options]
-             hourglass-bench/run jmh [JMH options]      (micro-benchmarks; -h for JMH's help)
-             hourglass-bench/run first-touch [STEPS]    (what this machine charges per 4 KB page of
-                                                         new memory, in STEPS blocks of 256 MB,
-                                                         1 to 64 [12])
-
-      Runs WORKLOAD on each system in turn (Hourglass, then Redisson's RDelayedQueue with consumers
-      on its RBlockingQueue) against the same Redis, with FLUSHALL before each system, and prints per
-      system one line
-        RESULT system=<name> workload=<name> key=value ...
-      then one line
-        RATIO workload=<name> key=value ...
-      Every ratio is oriented so that a value above 1 means Hourglass does better:
-        *_x_faster = hourglass / redisson   (rates: jobs/s)
-        *_x_lower  = redisson / hourglass   (costs: lateness ms, bytes per job, commands/s);
-                     lateness is floored at 1 ms for the ratio.
-      Other lines start with '#'. RDelayedQueue is deprecated in Redisson 4 in favour of its paid
-      RReliableQueue; the ERROR Redisson logs about that on every use is silenced.
-
-      Workloads:
-        enqueue  jobs/s of single async enqueues (at most --window in flight) and of batches of
-                 --batch-size, 4 batches in flight (Hourglass: Queue.enqueueAllAsync; Redisson has
-                 no batch path for RDelayedQueue, so offerAsync calls pipelined per batch). Every
-                 workload that fills a queue uses the same batches. Jobs are due in 30 min.
-        e2e      --jobs jobs due uniformly over [--min-delay-ms, --max-delay-ms] after the start,
-                 enqueued in batches while --consumers consumers ack them (Hourglass: one Worker
-                 with that concurrency; Redisson: threads looping take()). Reports delivered,
-                 duplicates, lateness p50/p99/p999/max (delivery wall clock - due, ms) and jobs/s
-                 end to end = delivered / (last delivery - first due). stored_late counts the
-                 jobs whose batch call completed after their due time (when the enqueue outlasts
-                 --min-delay-ms); stored_in_time_lateness_* cover the others, whose lateness is
-                 the delivery's alone.
-                 Everything due at one instant: equal delays past the enqueue's end (e.g. both
-                 4000); with both 0 the jobs fall due while still being enqueued, so the rate
-                 includes the enqueue.
-                 Gives up after max delay + --timeout-s.
-        memory   Redis used_memory growth per pending job at --jobs pending jobs (due in 1-2 h).
-        scale    fills the queue to --jobs pending (due in 1-2 h; Redisson capped at
-                 --redisson-cap), reports the fill rate per tenth, memory, the largest keys
-                 (SCAN + MEMORY USAGE ... SAMPLES 0), then the e2e figures of a fresh burst of
-                 --burst-jobs due over [--min-delay-ms, --max-delay-ms] while the others wait.
-        idle     Redis commands/s (INFO commandstats, the harness's own INFO excluded) caused by
-                 --consumers idle consumers and the promoter / transfer over --seconds, with
-                 --jobs jobs pending, due in 1 h (Hourglass: that many Workers with default
-                 options; Redisson: threads blocked in take()). Redis counts a blocking command
-                 when it returns, so the window should be longer than any client's block timeout
-                 (Hourglass: 30 s by default).
-
-      Options (defaults in brackets):
-        --jobs N              jobs [enqueue, e2e, memory: 100000; scale: 10000000; idle: 1]
-        --payload-bytes B     payload size, random bytes; the first 8 carry the due time (epoch ms),
-                              the next 4 the job's sequence number [120; at least 12]
-        --min-delay-ms MS     [e2e and scale burst: 1000; memory: 3600000]
-        --max-delay-ms MS     [e2e and scale burst: 3000; memory: 7200000]
-        --consumers C         consumer threads [4; idle: 10 consumers]
-        --redis URL           use this Redis (it is FLUSHALLed!) instead of starting the embedded one
-        --systems LIST        comma-separated, from hourglass,redisson,hourglass-http
-                              [hourglass,redisson]; hourglass-http runs the Hourglass server
-                              in-process and drives it over HTTP from this JVM (JSON payloads:
-                              the bytes as a base64 string; consumers claim up to 100 per
-                              long-poll and ack each job with its own request; at most 64
-                              requests in flight)
-        --prefetch N          e2e and scale: the Hourglass Worker's prefetch, jobs it may hold
-                              leased beyond its --consumers handler threads (WorkerOptions.prefetch;
-                              Redisson's take() has no counterpart) [0, the library's default]
-        --window W            single enqueues in flight at most [2000]
-        --batch-size N        jobs per batch enqueue call [1000]
-        --warmup-jobs N       enqueue, e2e and scale: a run of N jobs on a scratch queue first, not
-                              reported, to warm the JIT (scale: N pending plus the --burst-jobs
-                              burst) [enqueue: min(100000, jobs); e2e: min(10000, jobs), since a
-                              Redisson e2e run of 100k takes most of a minute; scale: 0]
-        --warmup-rounds R     make the warm-up run R times, each on a fresh client and a flushed
-                              Redis, as the measured run is. One round of 100k e2e jobs leaves
-                              the JIT compiling through the measured run; the lateness rows of
-                              docs/BENCHMARKS.md use 6. Each round prints its own figures
-                              [enqueue: 5, since the Hourglass client's single-call rate still
-                              climbed through the fourth round; the others: 1]
-        --timeout-s S         e2e and scale burst: give up S seconds after the last due time [120]
-        --redisson-cap N      scale: most jobs Redisson is filled with, 0 for no cap [1000000]
-        --burst-jobs N        scale: jobs of the e2e burst [100000]
-        --seconds S           idle: measuring window [30]
-        --seed N              seed of the random payloads and due times [1]
-        --help                this text
-      Exit codes: 0 done, 1 failed, 2 bad command line.
-      Launcher environment: JAVA_OPTS (default -Xmx4g); HOURGLASS_BENCH_SKIP_BUILD=1 reuses the last
-      build; HG_TARGET=dir builds into <module>/dir instead of <module>/target.
-      """;
-
   private static final List<String> VALUE_OPTIONS =
       List.of(
           "jobs",
@@ -126,7 +36,8 @@ final class Options {
           "burst-jobs",
           "seconds",
           "seed",
-          "prefetch");
+          "prefetch",
+          "queues");
 
   private final String workload;
   private final boolean help;
@@ -201,6 +112,7 @@ final class Options {
       intOption(name, 0, 0, Integer.MAX_VALUE);
     }
     intOption("prefetch", 0, 0, 100_000); // WorkerOptions' limit
+    intOption("queues", 0, 0, 100_000);
     intOption("consumers", 1, 1, 10_000);
     intOption("payload-bytes", 120, Payloads.HEADER_BYTES, 1024 * 1024);
     longOption("seed", 1, Long.MIN_VALUE, Long.MAX_VALUE);
@@ -293,8 +205,14 @@ final class Options {
     return systems;
   }
 
-  int prefetch() {
-    return intOrDefault("prefetch", 0);
+  /** The Hourglass Worker's prefetch, or null: the library's default. */
+  Integer prefetch() {
+    return values.containsKey("prefetch") ? intOrDefault("prefetch", 0) : null;
+  }
+
+  /** Idle queues besides the consumed one (idle workload). */
+  int queues() {
+    return intOrDefault("queues", 0);
   }
 
   int window() {

@@ -3,6 +3,7 @@ package dev.hourglass.bench;
 import dev.hourglass.bench.Payloads.Job;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.IntConsumer;
@@ -62,6 +63,21 @@ final class Producer {
   static void batches(
       SystemUnderTest sut, int count, int batchSize, IntFunction<Job> job, BatchStored progress)
       throws InterruptedException {
+    batches(sut::enqueueBatchAsync, count, batchSize, job, progress);
+  }
+
+  /**
+   * Sends one batch; the future completes once Redis holds all of its jobs. {@link
+   * SystemUnderTest#enqueueBatchAsync}, or the scale workload's raw-Redis baseline.
+   */
+  interface BatchSender {
+    CompletableFuture<?> send(List<Job> jobs);
+  }
+
+  /** As above, for any batch sender. */
+  static void batches(
+      BatchSender sender, int count, int batchSize, IntFunction<Job> job, BatchStored progress)
+      throws InterruptedException {
     Semaphore inFlight = new Semaphore(BATCHES_IN_FLIGHT);
     AtomicReference<Throwable> failure = new AtomicReference<>();
     int[] stored = {0}; // guarded by itself
@@ -72,7 +88,8 @@ final class Producer {
         int size = batch.size();
         int first = i + 1 - size;
         inFlight.acquire();
-        sut.enqueueBatchAsync(batch)
+        sender
+            .send(batch)
             .whenComplete(
                 (ok, e) -> {
                   if (e != null) {

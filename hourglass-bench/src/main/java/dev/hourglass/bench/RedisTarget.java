@@ -3,6 +3,7 @@ package dev.hourglass.bench;
 import dev.hourglass.embedded.RedisServer;
 import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.ScanArgs;
 import io.lettuce.core.ScanCursor;
@@ -10,6 +11,7 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.output.IntegerOutput;
+import io.lettuce.core.output.StatusOutput;
 import io.lettuce.core.protocol.CommandArgs;
 import io.lettuce.core.protocol.CommandType;
 import java.time.Duration;
@@ -17,6 +19,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * The Redis a run measures: the embedded {@code redis-server} this class starts, or the one at a
@@ -75,28 +78,75 @@ final class RedisTarget implements AutoCloseable {
   }
 
   String info(String section, String field) {
-    for (String line : redis.info(section).split("\r?\n")) {
-      if (line.startsWith(field + ":")) {
-        return line.substring(field.length() + 1).trim();
-      }
+    String value = section(redis.info(section)).get(field);
+    if (value == null) {
+      throw new IllegalStateException("no " + field + " in INFO " + section);
     }
-    throw new IllegalStateException("no " + field + " in INFO " + section);
+    return value;
   }
 
   /**
-   * {@code used_memory} and {@code used_memory_dataset} (used memory without the server's overhead:
-   * client buffers, the keyspace's own tables and so on), read after a short pause that lets
-   * Redis's cron shrink the client buffers a fill left behind.
+   * {@code used_memory}, {@code used_memory_dataset} (used memory without the server's overhead:
+   * client buffers, the keyspace's own tables and so on) and {@code used_memory_rss}, read after a
+   * short pause that lets Redis's cron shrink the client buffers a fill left behind.
    */
   Memory memory() throws InterruptedException {
     Thread.sleep(SETTLE_MS);
     return new Memory(
         Long.parseLong(info("memory", "used_memory")),
-        Long.parseLong(info("memory", "used_memory_dataset")));
+        Long.parseLong(info("memory", "used_memory_dataset")),
+        Long.parseLong(info("memory", "used_memory_rss")));
   }
 
-  /** Two figures of INFO memory, in bytes. */
-  record Memory(long used, long dataset) {}
+  /** Three figures of INFO memory, in bytes. */
+  record Memory(long used, long dataset, long rss) {}
+
+  /**
+   * {@code MEMORY PURGE}: jemalloc hands the pages Redis freed back to the system, so that the next
+   * fill pays for new memory as the first did (this machine charges 2 to 12 us a page, see {@code
+   * first-touch}). Returns Redis's error instead when it refuses (a managed Redis may).
+   */
+  String purgeMemory() {
+    try {
+      return redis.dispatch(
+          CommandType.MEMORY,
+          new StatusOutput<>(StringCodec.UTF8),
+          new CommandArgs<>(StringCodec.UTF8).add("PURGE"));
+    } catch (RedisCommandExecutionException e) {
+      return e.getMessage();
+    }
+  }
+
+  /**
+   * CPU seconds the Redis process has used (INFO cpu, user + system, all its threads), read on the
+   * admin connection without waiting: a caller on a client's I/O thread must not block it. Redis
+   * answers once it has run what it had already read from other clients.
+   */
+  CompletableFuture<Double> cpuSecondsAsync() {
+    return connection.async().info("cpu").toCompletableFuture().thenApply(RedisTarget::cpuSeconds);
+  }
+
+  double cpuSeconds() {
+    return cpuSeconds(redis.info("cpu"));
+  }
+
+  private static double cpuSeconds(String info) {
+    Map<String, String> cpu = section(info);
+    return Double.parseDouble(cpu.get("used_cpu_user"))
+        + Double.parseDouble(cpu.get("used_cpu_sys"));
+  }
+
+  /** The {@code field:value} lines of an INFO reply. */
+  private static Map<String, String> section(String info) {
+    Map<String, String> fields = new LinkedHashMap<>();
+    for (String line : info.split("\r?\n")) {
+      int colon = line.indexOf(':');
+      if (colon > 0 && !line.startsWith("#")) {
+        fields.put(line.substring(0, colon), line.substring(colon + 1).trim());
+      }
+    }
+    return fields;
+  }
 
   long dbSize() {
     return redis.dbsize();

@@ -91,6 +91,20 @@ final class RedissonSystem implements SystemUnderTest {
   }
 
   /** {@code consumers} threads looping {@code take()} on the blocking queue. */
+  /** {@code count} delayed queues, each with {@code job} offered: each runs its transfer task. */
+  @Override
+  public AutoCloseable idleQueues(int count, Job job) {
+    List<RDelayedQueue<byte[]>> queues = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      RDelayedQueue<byte[]> q =
+          client.getDelayedQueue(
+              client.getBlockingQueue(IDLE_QUEUE_PREFIX + i, ByteArrayCodec.INSTANCE));
+      q.offer(job.payload(), delayMs(job), TimeUnit.MILLISECONDS);
+      queues.add(q);
+    }
+    return () -> queues.forEach(RDelayedQueue::destroy);
+  }
+
   @Override
   public AutoCloseable consume(int consumers, Consumer<byte[]> sink) {
     List<Thread> threads = new ArrayList<>();

@@ -1,23 +1,19 @@
 package dev.hourglass.bench;
 
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.List;
-import java.util.Locale;
-import java.util.Map;
-import java.util.StringJoiner;
-
 /**
  * A big queue: fill to N pending jobs (due in 1 to 2 hours) and report the fill rate per tenth of
- * the way, the memory, the largest keys; then the e2e figures of a fresh burst while the N wait.
+ * the way, the memory, the largest keys ({@link ScaleFill}); then the e2e figures of a fresh burst
+ * while the N wait. Before the systems, the same fill on raw Redis ({@link RedisBaseline}) shows
+ * how much of the slowdown at size is Redis's own.
  */
 final class ScaleWorkload implements Workload {
   private static final int DEFAULT_JOBS = 10_000_000;
-  private static final long PENDING_MIN_MS = 3_600_000;
-  private static final long PENDING_MAX_MS = 7_200_000;
-  private static final int TENTHS = 10;
-  private static final int MAX_KEYS_SIZED = 100_000;
-  private static final int LARGEST_SHOWN = 3;
+
+  /**
+   * How far a system's fill ratio (last tenth's rate / first tenth's) may fall below the
+   * baseline's: the target for Hourglass.
+   */
+  static final double FILL_RATIO_TOLERANCE = 0.10;
 
   @Override
   public String name() {
@@ -39,53 +35,12 @@ final class ScaleWorkload implements Workload {
     int cap = o.redissonCap();
     boolean capped = sut.name().equals("redisson") && cap > 0 && cap < asked;
     int jobs = capped ? cap : asked;
-    Payloads payloads = new Payloads(o.payloadBytes(), o.seed());
     Fields f = new Fields().put("jobs", jobs);
     if (capped) {
       f.put("capped_from", asked).put("note", "capped_by_redisson-cap");
     }
-    // At least one batch per tenth, so that every tenth has a rate of its own.
-    int batchSize = Math.max(1, Math.min(o.batchSize(), jobs / TENTHS));
-    f.put("payload_bytes", o.payloadBytes())
-        .put("pending_delay_ms", PENDING_MIN_MS + "-" + PENDING_MAX_MS)
-        .put("batch_size", batchSize);
-
-    RedisTarget.Memory before = redis.memory();
-    long now = System.currentTimeMillis();
-    long[] doneAt = new long[TENTHS + 1]; // jobs stored when tenth k was crossed
-    long[] timeAt = new long[TENTHS + 1];
-    timeAt[0] = System.nanoTime();
-    int[] tenth = {1};
-    Producer.batches(
-        sut,
-        jobs,
-        batchSize,
-        i -> payloads.job(now + payloads.delay(PENDING_MIN_MS, PENDING_MAX_MS), i),
-        done -> {
-          while (tenth[0] <= TENTHS && done >= (long) jobs * tenth[0] / TENTHS) {
-            doneAt[tenth[0]] = done;
-            timeAt[tenth[0]] = System.nanoTime();
-            tenth[0]++;
-          }
-        });
-    double[] rates = new double[TENTHS];
-    StringJoiner tenths = new StringJoiner("/");
-    for (int k = 0; k < TENTHS; k++) {
-      long nanos = Math.max(1, timeAt[k + 1] - timeAt[k]);
-      rates[k] = (doneAt[k + 1] - doneAt[k]) * 1e9 / nanos;
-      tenths.add(String.format(Locale.ROOT, "%.0f", rates[k]));
-    }
-    RedisTarget.Memory after = redis.memory();
-    f.rate("fill_jobs_per_s", jobs * 1e9 / Math.max(1, timeAt[TENTHS] - timeAt[0]))
-        .rate("fill_first10pct_jobs_per_s", rates[0])
-        .rate("fill_last10pct_jobs_per_s", rates[TENTHS - 1])
-        .put("fill_last_over_first", rates[0] == 0 ? 0 : rates[TENTHS - 1] / rates[0])
-        .put("fill_tenths_jobs_per_s", tenths.toString())
-        .put("used_memory", after.used())
-        .rate("used_memory_mb", after.used() / 1048576.0)
-        .rate("bytes_per_job", (after.used() - before.used()) / (double) jobs)
-        .rate("dataset_bytes_per_job", (after.dataset() - before.dataset()) / (double) jobs);
-    largestKeys(redis, f);
+    Payloads payloads = new Payloads(o.payloadBytes(), o.seed());
+    ScaleFill.run(sut::enqueueBatchAsync, redis, payloads, o, jobs, f);
 
     Burst burst =
         new Burst(
@@ -98,25 +53,51 @@ final class ScaleWorkload implements Workload {
     return f.putAll("burst_", burst.run(payloads, jobs)).putAll("burst_", sut.consumerFields());
   }
 
-  /** SCANs the keys (there are few: neither system keeps a key per job) and sizes each. */
-  private static void largestKeys(RedisTarget redis, Fields f) {
-    long start = System.nanoTime();
-    List<String> keys = redis.keys(MAX_KEYS_SIZED);
-    List<Map.Entry<String, Long>> sized = new ArrayList<>(keys.size());
-    for (String key : keys) {
-      sized.add(Map.entry(key, redis.memoryUsage(key)));
+  @Override
+  public boolean hasBaseline() {
+    return true;
+  }
+
+  /** The fill alone, to {@code --jobs}, by {@link RedisBaseline}; no burst. */
+  @Override
+  public Fields runBaseline(RedisTarget redis, String queue, Options o) throws Exception {
+    int jobs = o.jobs(DEFAULT_JOBS);
+    Fields f =
+        new Fields()
+            .put("jobs", jobs)
+            .put("key_prefix", RedisBaseline.PREFIX)
+            .put("jobs_per_pipelined_call", RedisBaseline.JOBS_PER_SCRIPT_CALL);
+    try (RedisBaseline baseline = new RedisBaseline(redis.uri(), queue)) {
+      Payloads payloads = new Payloads(o.payloadBytes(), o.seed()); // the systems' payloads
+      return ScaleFill.run(baseline::enqueueBatchAsync, redis, payloads, o, jobs, f);
     }
-    sized.sort(Map.Entry.<String, Long>comparingByValue(Comparator.reverseOrder()));
-    StringJoiner largest = new StringJoiner(",");
-    sized.stream()
-        .limit(LARGEST_SHOWN)
-        .forEach(e -> largest.add(e.getKey().replace(' ', '_') + "/" + e.getValue()));
-    f.put("keys", redis.dbSize())
-        .put("keys_sized", sized.size())
-        .put("largest_key", sized.isEmpty() ? "none" : sized.get(0).getKey().replace(' ', '_'))
-        .put("largest_key_bytes", sized.isEmpty() ? 0 : sized.get(0).getValue())
-        .put("largest_keys", sized.isEmpty() ? "none" : largest.toString())
-        .put("sizing_ms", (System.nanoTime() - start) / 1_000_000);
+  }
+
+  /**
+   * The baseline's fill ratio beside the system's, and whether the system's falls no more than
+   * {@link #FILL_RATIO_TOLERANCE} below it; nothing for a fill of another size (Redisson's,
+   * capped).
+   *
+   * <p>Both ratios are read in Redis's time, {@code fill_redis_ratio} (Redis's CPU time per job in
+   * the first tenth over the last), like for like: the baseline's client does more per job than
+   * Redis does for it, so the baseline's wall-clock rate is this JVM's, not Redis's, while a
+   * system's fill (Hourglass's) is bound by Redis. Both are rounded to the two decimals printed
+   * before they are compared. Beside them, the growth of Redis's time per job from the first tenth
+   * to the last, for both: the system's beyond the baseline's is the system's own.
+   */
+  @Override
+  public Fields versusBaseline(Fields system, Fields baseline) {
+    if (system.num("jobs") != baseline.num("jobs")) {
+      return new Fields();
+    }
+    double own = Math.round(system.num("fill_redis_ratio") * 100) / 100.0;
+    double base = Math.round(baseline.num("fill_redis_ratio") * 100) / 100.0;
+    double below = Math.round((base - own) * 100) / 100.0;
+    return new Fields()
+        .put("fill_ratio_baseline", base)
+        .put("fill_ratio_below_baseline", below)
+        .put("fill_ratio_target_met", below <= FILL_RATIO_TOLERANCE)
+        .put("fill_redis_us_growth_baseline", baseline.num("fill_redis_us_growth"));
   }
 
   @Override

@@ -63,6 +63,15 @@ interface SystemUnderTest extends AutoCloseable {
     return new Fields();
   }
 
+  /** Names of the queues {@link #idleQueues} creates: this prefix and a number. */
+  String IDLE_QUEUE_PREFIX = "idle-";
+
+  /**
+   * Creates {@code count} more queues, each holding {@code job}, with no consumer, as the system
+   * keeps such queues in Redis; closing the handle releases what the system holds for them.
+   */
+  AutoCloseable idleQueues(int count, Job job);
+
   /** A note for the RESULT line on what an idle consumer is here (no spaces). */
   String idleConsumerKind();
 

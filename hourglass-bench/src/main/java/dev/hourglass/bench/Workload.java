@@ -37,4 +37,23 @@ interface Workload {
   default int warmupRounds(Options options) {
     return options.warmupRounds(1);
   }
+
+  /**
+   * Whether the workload has a baseline: the same Redis work done without any delay queue, run
+   * before the systems (with their warm-up rounds) and printed as {@code RESULT
+   * system=redis-baseline}.
+   */
+  default boolean hasBaseline() {
+    return false;
+  }
+
+  /** Runs the baseline on a flushed Redis, with {@code queue}'s keys; its RESULT fields. */
+  default Fields runBaseline(RedisTarget redis, String queue, Options options) throws Exception {
+    throw new UnsupportedOperationException(name() + " has no baseline");
+  }
+
+  /** Fields a system's RESULT line adds from comparing it with the baseline's; none by default. */
+  default Fields versusBaseline(Fields system, Fields baseline) {
+    return new Fields();
+  }
 }

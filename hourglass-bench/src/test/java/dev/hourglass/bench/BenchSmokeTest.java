@@ -1,6 +1,7 @@
 package dev.hourglass.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -80,9 +81,29 @@ class BenchSmokeTest {
     assertThat(results.get(1)).containsEntry("jobs", "2000").containsEntry("capped_from", "3000");
     for (Map<String, String> r : results) {
       assertThat(r).containsEntry("burst_delivered", "500").containsEntry("burst_foreign", "0");
-      assertThat(r.get("fill_tenths_jobs_per_s").split("/")).hasSize(10);
-      assertThat(Long.parseLong(r.get("largest_key_bytes"))).isPositive();
+      assertFill(r);
     }
+    assertThat(lastBaseline).containsEntry("jobs", "3000").doesNotContainKey("burst_delivered");
+    assertFill(lastBaseline);
+    assertThat(lastBaseline.get("largest_key")).startsWith("baseline:{bench.0}:pool:");
+    assertThat(lastBaseline.get("fill_calls_per_1000_jobs"))
+        .contains("hmget:", "hset:", "llen:", "rpush:", "zadd:", "hincrby:", "time:")
+        .doesNotContain("eval");
+    assertThat(lastOutput).contains("# MEMORY PURGE after the baseline: ");
+    assertThat(Double.parseDouble(results.get(0).get("fill_ratio_baseline")))
+        .isCloseTo(Double.parseDouble(lastBaseline.get("fill_redis_ratio")), within(0.011));
+    assertThat(results.get(0)).containsKey("fill_ratio_below_baseline");
+    assertThat(results.get(0).get("fill_ratio_target_met")).isIn("true", "false");
+    assertThat(results.get(1))
+        .as("a capped fill is not compared")
+        .doesNotContainKey("fill_ratio_baseline");
+  }
+
+  private static void assertFill(Map<String, String> r) {
+    assertThat(r.get("fill_tenths_jobs_per_s").split("/")).hasSize(10);
+    assertThat(r.get("fill_tenths_redis_us_per_job").split("/")).hasSize(10);
+    assertThat(Double.parseDouble(r.get("fill_redis_us_per_job"))).isPositive();
+    assertThat(Long.parseLong(r.get("largest_key_bytes"))).isPositive();
   }
 
   @Test
@@ -96,7 +117,13 @@ class BenchSmokeTest {
   /** Everything the last {@link #run} printed. */
   private String lastOutput = "";
 
-  /** Runs the workload on both systems; returns the RESULT fields, Hourglass first. */
+  /** The baseline's RESULT fields from the last {@link #run}, or null when it printed none. */
+  private Map<String, String> lastBaseline;
+
+  /**
+   * Runs the workload on both systems; returns their RESULT fields, Hourglass first (a baseline's
+   * in {@link #lastBaseline}).
+   */
   private List<Map<String, String>> run(String... args) throws Exception {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     try (PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
@@ -106,8 +133,12 @@ class BenchSmokeTest {
     String workload = args[0];
     List<Map<String, String>> results = new ArrayList<>();
     Map<String, String> ratio = null;
+    lastBaseline = null;
     for (String line : bytes.toString(StandardCharsets.UTF_8).split("\n")) {
-      if (line.startsWith("RESULT ")) {
+      if (line.startsWith("RESULT system=" + Bench.BASELINE + " ")) {
+        assertThat(results).as("the baseline runs first").isEmpty();
+        lastBaseline = Fields.parse(line);
+      } else if (line.startsWith("RESULT ")) {
         results.add(Fields.parse(line));
       } else if (line.startsWith("RATIO ")) {
         ratio = Fields.parse(line);
@@ -115,10 +146,14 @@ class BenchSmokeTest {
         assertThat(line).as("every other line is a comment").startsWith("#");
       }
     }
+    assertThat(lastBaseline != null).isEqualTo(Workload.named(workload).hasBaseline());
     assertThat(results).hasSize(2);
     assertThat(results.get(0)).containsEntry("system", "hourglass");
     assertThat(results.get(1)).containsEntry("system", "redisson");
     results.forEach(r -> assertThat(r).containsEntry("workload", workload));
+    if (lastBaseline != null) {
+      assertThat(lastBaseline).containsEntry("workload", workload);
+    }
     assertThat(ratio).isNotNull().containsEntry("workload", workload);
     assertThat(ratio.keySet()).anyMatch(k -> k.endsWith("_x_faster") || k.endsWith("_x_lower"));
     return results;

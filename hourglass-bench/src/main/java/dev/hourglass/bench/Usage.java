@@ -1,0 +1,133 @@
+package dev.hourglass.bench;
+
+/** The text of {@code hourglass-bench/run --help}. */
+final class Usage {
+  private Usage() {}
+
+  static final String TEXT =
+      """
+      Usage: hourglass-bench/run WORKLOAD [options]
+             hourglass-bench/run jmh [JMH options]      (micro-benchmarks; -h for JMH's help)
+             hourglass-bench/run first-touch [STEPS]    (what this machine charges per 4 KB page of
+                                                         new memory, in STEPS blocks of 256 MB,
+                                                         1 to 64 [12])
+
+      Runs WORKLOAD on each system in turn (Hourglass, then Redisson's RDelayedQueue with consumers
+      on its RBlockingQueue) against the same Redis, with FLUSHALL before each system, and prints per
+      system one line
+        RESULT system=<name> workload=<name> key=value ...
+      then one line
+        RATIO workload=<name> key=value ...
+      The scale workload first runs a raw-Redis baseline the same way and prints its RESULT line,
+      system=redis-baseline, before the systems' (see scale below).
+      Every ratio is oriented so that a value above 1 means Hourglass does better:
+        *_x_faster = hourglass / redisson   (rates: jobs/s)
+        *_x_lower  = redisson / hourglass   (costs: lateness ms, bytes per job, commands/s);
+                     lateness is floored at 1 ms for the ratio.
+      Other lines start with '#'. RDelayedQueue is deprecated in Redisson 4 in favour of its paid
+      RReliableQueue; the ERROR Redisson logs about that on every use is silenced.
+
+      Workloads:
+        enqueue  jobs/s of single async enqueues (at most --window in flight) and of batches of
+                 --batch-size, 4 batches in flight (Hourglass: Queue.enqueueAllAsync; Redisson has
+                 no batch path for RDelayedQueue, so offerAsync calls pipelined per batch). Every
+                 workload that fills a queue uses the same batches. Jobs are due in 30 min.
+        e2e      --jobs jobs due uniformly over [--min-delay-ms, --max-delay-ms] after the start,
+                 enqueued in batches while --consumers consumers ack them (Hourglass: one Worker
+                 with that concurrency; Redisson: threads looping take()). Reports delivered,
+                 duplicates, lateness p50/p99/p999/max (delivery wall clock - due, ms) and jobs/s
+                 end to end = delivered / (last delivery - first due). stored_late counts the
+                 jobs whose batch call completed after their due time (when the enqueue outlasts
+                 --min-delay-ms); stored_in_time_lateness_* cover the others, whose lateness is
+                 the delivery's alone.
+                 Everything due at one instant: equal delays past the enqueue's end (e.g. both
+                 4000); with both 0 the jobs fall due while still being enqueued, so the rate
+                 includes the enqueue.
+                 Gives up after max delay + --timeout-s.
+        memory   Redis used_memory growth per pending job at --jobs pending jobs (due in 1-2 h).
+        scale    fills the queue to --jobs pending (due in 1-2 h; Redisson capped at
+                 --redisson-cap), reports the fill rate per tenth, memory, the largest keys
+                 (SCAN + MEMORY USAGE ... SAMPLES 0), then the e2e figures of a fresh burst of
+                 --burst-jobs due over [--min-delay-ms, --max-delay-ms] while the others wait.
+                 fill_last_over_first, the fill ratio, is the last tenth's rate over the first's.
+                 fill_tenths_redis_us_per_job: Redis's CPU time (INFO cpu, user + system, page
+                 faults included) per job stored in each tenth; fill_redis_ratio, the first
+                 tenth's over the last's, is the fill ratio of a fill bound by Redis;
+                 fill_redis_us_growth = last tenth's - first's. These need tenths that last a
+                 second or so (a million jobs): the kernel counts CPU time coarsely.
+                 fill_redis_cpu_pct and fill_client_cpu_pct (this JVM): CPU time over the fill's
+                 wall time; the side near 100 was the bottleneck. fill_calls_per_1000_jobs: the
+                 commands Redis ran (INFO commandstats, those inside scripts included).
+                 Before the systems, a raw-Redis baseline (RESULT system=redis-baseline) fills
+                 --jobs jobs with the commands Hourglass's enqueue script runs for such jobs,
+                 into keys of the same kinds and number under the prefix 'baseline': per 500 jobs
+                 (one script call) HMGET of the meta hash and TIME; per pool hash (40, staggered
+                 as Hourglass's) an HMGET of its ids and an HSET of id and 150-byte record each;
+                 per one-minute slot list an LLEN, a ZADD to the slot index when the list is new
+                 and an RPUSH of the ids; HINCRBY of the enqueued counter. Pipelined by Lettuce
+                 without Lua, in the same batches; then FLUSHALL and MEMORY PURGE, so that the
+                 next fill pays for new memory as the baseline did. Redis needs a third of the
+                 time per job it needs for Hourglass's script, so on a few cores this JVM, not
+                 Redis, bounds the baseline's rate: both fill ratios are read in Redis's time.
+                 A system filled to the same size gets the baseline's fill_redis_ratio as
+                 fill_ratio_baseline, fill_ratio_below_baseline (that minus the system's own
+                 fill_redis_ratio) and fill_ratio_target_met (below by at most 0.10:
+                 Hourglass's target); and beside
+                 the baseline's fill_redis_us_growth, as fill_redis_us_growth_baseline: what
+                 the system's grew beyond it is the system's own.
+        idle     Redis commands/s (INFO commandstats, the harness's own INFO excluded) caused by
+                 --consumers idle consumers and the promoter / transfer over --seconds, with
+                 --jobs jobs pending, due in 1 h (Hourglass: that many Workers with default
+                 options; Redisson: threads blocked in take()), and --queues more queues with
+                 no consumer; also Redis's CPU (redis_cpu_pct, INFO cpu) and this JVM's
+                 (process_cpu_pct: the in-process server's, for hourglass-http) over the window.
+                 Redis counts a blocking command when it returns, so the window should be longer
+                 than any client's block timeout (Hourglass: 30 s by default). With --queues,
+                 the window starts 30 s after the queues exist (the server finds new queues
+                 every 10 s, and an idle promoter's sweep backs off to 10 s).
+
+      Options (defaults in brackets):
+        --jobs N              jobs [enqueue, e2e, memory: 100000; scale: 10000000; idle: 1]
+        --payload-bytes B     payload size, random bytes; the first 8 carry the due time (epoch ms),
+                              the next 4 the job's sequence number [120; at least 12]
+        --min-delay-ms MS     [e2e and scale burst: 1000; memory: 3600000]
+        --max-delay-ms MS     [e2e and scale burst: 3000; memory: 7200000]
+        --consumers C         consumer threads [4; idle: 10 consumers]
+        --redis URL           use this Redis (it is FLUSHALLed!) instead of starting the embedded one
+        --systems LIST        comma-separated, from hourglass,redisson,hourglass-http
+                              [hourglass,redisson]; hourglass-http runs the Hourglass server
+                              in-process and drives it over HTTP from this JVM (JSON payloads:
+                              the bytes as a base64 string; consumers claim up to 100 per
+                              long-poll and ack each job with its own request; at most 64
+                              requests in flight)
+        --prefetch N          e2e and scale: the most jobs the Hourglass Worker may hold leased
+                              beyond its --consumers handler threads (WorkerOptions.prefetch; it
+                              adapts below that to the handlers' speed; Redisson's take() has no
+                              counterpart) [unset: the library's default, 1000]
+        --queues N            idle: N more queues, each holding --jobs jobs due in 1 h, with no
+                              consumer (hourglass: a producing client, which runs no promoter
+                              for them; hourglass-http: the server, which promotes every queue;
+                              redisson: N RDelayedQueues, each with its transfer task) [0]
+        --window W            single enqueues in flight at most [2000]
+        --batch-size N        jobs per batch enqueue call [1000]
+        --warmup-jobs N       enqueue, e2e and scale: a run of N jobs on a scratch queue first, not
+                              reported, to warm the JIT (scale: N pending plus the --burst-jobs
+                              burst) [enqueue: min(100000, jobs); e2e: min(10000, jobs), since a
+                              Redisson e2e run of 100k takes most of a minute; scale: 0]
+        --warmup-rounds R     make the warm-up run R times, each on a fresh client and a flushed
+                              Redis, as the measured run is. One round of 100k e2e jobs leaves
+                              the JIT compiling through the measured run; the lateness rows of
+                              docs/BENCHMARKS.md use 6. Each round prints its own figures
+                              [enqueue: 5, since the Hourglass client's single-call rate still
+                              climbed through the fourth round; the others: 1]
+        --timeout-s S         e2e and scale burst: give up S seconds after the last due time [120]
+        --redisson-cap N      scale: most jobs Redisson is filled with, 0 for no cap [1000000]
+        --burst-jobs N        scale: jobs of the e2e burst [100000]
+        --seconds S           idle: measuring window [30]
+        --seed N              seed of the random payloads and due times [1]
+        --help                this text
+      Exit codes: 0 done, 1 failed, 2 bad command line.
+      Launcher environment: JAVA_OPTS (default -Xmx4g); HOURGLASS_BENCH_SKIP_BUILD=1 reuses the last
+      build; HG_TARGET=dir builds into <module>/dir instead of <module>/target.
+      """;
+}
