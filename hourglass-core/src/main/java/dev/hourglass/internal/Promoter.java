@@ -10,6 +10,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -22,8 +23,9 @@ import org.slf4j.LoggerFactory;
  * out, or, while it follows another process's lock, when that lock could lapse if work is due by
  * then. A pub/sub hint of earlier work (a script lowered the partition's meta.due) brings it
  * forward. Between them runs a safety sweep: {@value #SAFETY_SWEEP_MS} ms, doubling after each pass
- * that found nothing to do up to {@value #IDLE_SWEEP_MS} ms, back to {@value #SAFETY_SWEEP_MS} ms
- * on any hint or progress. Every script that schedules promoter work announces it, so an idle
+ * that found nothing to do up to {@value #IDLE_SWEEP_MS} ms, each spread over +-20% so that
+ * partitions that fell idle together do not sweep at one instant, back to {@value #SAFETY_SWEEP_MS}
+ * ms on any hint or progress. Every script that schedules promoter work announces it, so an idle
  * partition needs no frequent look; the sweep covers a hint lost with the pub/sub connection (which
  * is re-established and followed by a pass of every partition).
  *
@@ -194,7 +196,9 @@ final class Promoter {
     if (r.leader() && r.more()) {
       return Long.MIN_VALUE;
     }
-    long sweepAt = r.nowMs() + sweepMs;
+    // Spread over +-20%: partitions that fell idle together do not all sweep at one instant.
+    long sweepAt =
+        r.nowMs() + (long) (sweepMs * (0.8 + 0.4 * ThreadLocalRandom.current().nextDouble()));
     if (r.leader()) {
       return Math.min(known(r.nextWakeMs(), sweepAt), sweepAt);
     }
