@@ -113,7 +113,7 @@ final class RedisBaseline implements AutoCloseable {
               QueueSettings.DEFAULT_VISIBILITY.toMillis(),
               job.payload());
       byPool.computeIfAbsent(Keys.poolIndex(id, POOLS), k -> new LinkedHashMap<>()).put(id, record);
-      long slotStart = Math.floorDiv(job.dueMs(), SLOT_MS) * SLOT_MS;
+      long slotStart = Keys.slotStart(job.dueMs(), SLOT_MS);
       bySlot.computeIfAbsent(slotStart, k -> new ArrayList<>()).add(id);
       slotMin = Math.min(slotMin, slotStart);
     }

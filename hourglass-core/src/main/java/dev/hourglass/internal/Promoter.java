@@ -200,7 +200,7 @@ final class Promoter {
     long sweepAt =
         r.nowMs() + (long) (sweepMs * (0.8 + 0.4 * ThreadLocalRandom.current().nextDouble()));
     if (r.leader()) {
-      return Math.min(known(r.nextWakeMs(), sweepAt), sweepAt);
+      return Math.min(known(r.nextWakeMs()), sweepAt);
     }
     if (r.dueMs() <= r.lockUntilMs()) {
       // Work is due while another process holds the lock: take over if it lapses unrenewed.
@@ -209,8 +209,9 @@ final class Promoter {
     return Math.min(r.dueMs(), sweepAt);
   }
 
-  private static long known(long wakeMs, long otherwise) {
-    return wakeMs < 0 || wakeMs >= NOTHING_DUE ? otherwise : wakeMs;
+  /** The script's next wake time, or never when it knows none. */
+  private static long known(long wakeMs) {
+    return wakeMs < 0 || wakeMs >= NOTHING_DUE ? Long.MAX_VALUE : wakeMs;
   }
 
   private void failed(HourglassException e) {

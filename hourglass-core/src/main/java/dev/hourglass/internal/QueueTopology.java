@@ -29,8 +29,7 @@ final class QueueTopology {
 
     /** The start of the time slot a job due at {@code dueMs} (server clock) belongs in. */
     long slotStart(long dueMs) {
-      long width = settings.slotWidth().toMillis();
-      return Math.floorDiv(dueMs, width) * width;
+      return Keys.slotStart(dueMs, settings.slotWidth().toMillis());
     }
   }
 

@@ -25,9 +25,7 @@ import dev.hourglass.internal.store.Replies.Rescheduled;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
@@ -216,40 +214,7 @@ final class RedisQueue implements Queue {
     for (Partition part : s.partitions()) {
       replies.add(client.store.stats(part));
     }
-    long ready = 0, inflight = 0, deadCount = 0;
-    Map<String, Long> counters = new HashMap<>();
-    for (CompletableFuture<Counts> f : replies) {
-      Counts c = Failures.await(f);
-      ready += c.ready();
-      inflight += c.inflight();
-      deadCount += c.dead();
-      c.counters().forEach((k, v) -> counters.merge(k, v, Long::sum));
-    }
-    // Every removal counts in exactly one of these counters (see includes/partition.lua).
-    long live =
-        counter(counters, "enqueued")
-            - counter(counters, "acked")
-            - counter(counters, "cancelled")
-            - counter(counters, "expired")
-            - counter(counters, "purged");
-    return new QueueStats(
-        name,
-        s.partitions().size(),
-        Math.max(0, live - ready - inflight - deadCount),
-        ready,
-        inflight,
-        deadCount,
-        counter(counters, "enqueued"),
-        counter(counters, "delivered"),
-        counter(counters, "acked"),
-        counter(counters, "retried"),
-        counter(counters, "dead"),
-        counter(counters, "expired"),
-        counter(counters, "cancelled"));
-  }
-
-  private static long counter(Map<String, Long> counters, String name) {
-    return counters.getOrDefault(name, 0L);
+    return QueueCounts.sum(name, replies.stream().map(Failures::await).toList());
   }
 
   // ---- consume ----

@@ -105,7 +105,7 @@ public class ClientPathBenchmark {
   /** KEYS and ARGV of a one-job enqueue, as Store.enqueue builds them. */
   @Benchmark
   public byte[][][] enqueueArgs() {
-    long slotStart = Math.floorDiv(due, SLOT_MS) * SLOT_MS;
+    long slotStart = Keys.slotStart(due, SLOT_MS);
     Store.Call call =
         Store.enqueueCall(partition, SLOT_MS, List.of(newJob(id, slotStart, payload)));
     return new byte[][][] {call.keys().toArray(), call.argv().toArray()};
@@ -125,7 +125,7 @@ public class ClientPathBenchmark {
     JobSpec spec = jobSpecBuild();
     String newId = ids.newId();
     long runAt = spec.runAt().orElseThrow().toEpochMilli();
-    long slotStart = Math.floorDiv(runAt, SLOT_MS) * SLOT_MS;
+    long slotStart = Keys.slotStart(runAt, SLOT_MS);
     Store.Call call =
         Store.enqueueCall(partition, SLOT_MS, List.of(newJob(newId, slotStart, spec.payload())));
     return new byte[][][] {call.keys().toArray(), call.argv().toArray()};

@@ -46,6 +46,14 @@ public final class Keys {
     return new Partition(prefix + ":{" + queue + "." + index + "}:", index, pools);
   }
 
+  /**
+   * The start of the time slot of width {@code slotMs} that a job due at {@code dueMs} belongs in:
+   * the name of its slot list ({@link Partition#slot}).
+   */
+  public static long slotStart(long dueMs, long slotMs) {
+    return Math.floorDiv(dueMs, slotMs) * slotMs;
+  }
+
   /** Partition of a job id among {@code partitions}: CRC-32 of its UTF-8 bytes. */
   public static int partitionOf(String id, int partitions) {
     if (partitions == 1) {
