@@ -81,34 +81,52 @@ public final class Bench {
         out.println("# MEMORY PURGE after the baseline: " + redis.purgeMemory());
       }
       for (String system : systems) {
-        Fields result =
-            measure(
-                system,
-                workload,
-                redis,
-                (o, q) -> {
-                  try (SystemUnderTest sut = SystemUnderTest.open(system, redis.uri(), q, o)) {
-                    return workload.run(sut, redis, o);
-                  }
-                });
-        if (baseline != null) {
-          result.putAll("", workload.versusBaseline(result, baseline));
+        Fields result;
+        try {
+          result =
+              measure(
+                  system,
+                  workload,
+                  redis,
+                  (o, q) -> {
+                    try (SystemUnderTest sut = SystemUnderTest.open(system, redis.uri(), q, o)) {
+                      return workload.run(sut, redis, o);
+                    }
+                  });
+          if (baseline != null) {
+            result.putAll("", workload.versusBaseline(result, baseline));
+          }
+        } catch (Exception e) {
+          // A system that cannot run the workload (Redisson's default pools with 1,000 delayed
+          // queues, say) is a result too; the other systems still run.
+          result = failed(e);
+          e.printStackTrace();
         }
         results.put(system, result);
         print(system, workload, result);
+        redis.flushAll();
       }
-      redis.flushAll();
     }
     Fields hourglass = results.get("hourglass");
     Fields redisson = results.get("redisson");
-    out.println(
-        "RATIO workload="
-            + workload.name()
-            + " "
-            + (hourglass != null && redisson != null
-                ? workload.ratio(hourglass, redisson)
-                : "note=needs_both_systems"));
+    String ratio;
+    if (hourglass == null || redisson == null) {
+      ratio = "note=needs_both_systems";
+    } else if (hourglass.has(FAILED) || redisson.has(FAILED)) {
+      ratio = "note=a_system_failed";
+    } else {
+      ratio = workload.ratio(hourglass, redisson).toString();
+    }
+    out.println("RATIO workload=" + workload.name() + " " + ratio);
     return results;
+  }
+
+  /** The RESULT field of a system that failed: its exception, on one line without spaces. */
+  static final String FAILED = "failed";
+
+  private static Fields failed(Exception e) {
+    String reason = e.getClass().getSimpleName() + ":" + e.getMessage();
+    return new Fields().put(FAILED, reason.replaceAll("\\s+", "_"));
   }
 
   /** One run of a workload on a flushed Redis, with these options and this queue. */

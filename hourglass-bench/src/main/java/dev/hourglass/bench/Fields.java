@@ -45,6 +45,11 @@ final class Fields {
     return this;
   }
 
+  /** Whether the key was put. */
+  boolean has(String key) {
+    return text.containsKey(key);
+  }
+
   /** The number stored under {@code key}. */
   double num(String key) {
     Double v = numbers.get(key);

@@ -2,13 +2,14 @@
 --- @include "catch_up"
 -- promote: one promoter pass over a partition. Safe to run from many processes: a lock (meta po/pu) lets one
 -- promote and answers the others at once with when to look again. When meta.due says nothing is due yet, the pass
--- ends after one HMGET and TIME: that is what an idle safety sweep costs.
+-- ends after one HMGET and TIME, without the lock: that is what an idle safety sweep costs.
 -- KEYS[1..9] the partition keys; KEYS[10..9+S] every pool HASH in index order; then m declared slot LISTs.
 -- ARGV[1] pools S; ARGV[2] owner id; ARGV[3] lock ms; ARGV[4] lookahead ms (slot lists starting before now +
 --   lookahead are loaded into near); ARGV[5] budget (most jobs moved per step); ARGV[6] dead retention age ms (0 =
 --   keep); ARGV[7] dead retention count (0 = no limit); ARGV[8] m, the number of declared slot lists; ARGV[9..8+m]
 --   their starts.
--- Reply: { OK, leader (1|0), jobs the pass made ready (lapsed leases back, slot jobs already due when loaded; a
+-- Reply: { OK, leader (1: this caller may plan by the next wake time: it holds the lock, or the partition is idle
+--   and needs none; 0: another process holds the lock), jobs the pass made ready (lapsed leases back, slot jobs already due when loaded; a
 --   job waiting in near turns ready by the clock alone and is not counted), more (1: a budget ran out, call again
 --   now), next wake ms (server clock; -1 none known), now ms, lock until ms, meta.due ms }, or
 --   { NEED_SLOTS, slot starts... }.
@@ -16,8 +17,14 @@ local owner, lock_ms, lookahead, budget = ARGV[2], tonumber(ARGV[3]), tonumber(A
 local dead_age, dead_count = tonumber(ARGV[6]), tonumber(ARGV[7])
 local retention = ARGV[6] .. ':' .. ARGV[7]
 
--- 1. The lock: refused while another owner holds it; renewed when half of it is spent, so an idle leader writes
--- every other pass.
+-- 1. Idle unless something is due or the retention settings changed since the last full pass; an idle pass
+-- takes no lock.
+local function idle(now)
+  return M_DUE and M_DUE > now and M_RETENTION == retention
+end
+
+-- 2. The lock: refused while another owner holds it; renewed when half of it is spent, so a busy leader writes it
+-- at most every lock_ms / 2.
 local function take_lock(now)
   if M_LOCK_OWNER and M_LOCK_OWNER ~= owner and M_LOCK_UNTIL and M_LOCK_UNTIL > now then return false end
   if M_LOCK_OWNER ~= owner or M_LOCK_UNTIL == nil or M_LOCK_UNTIL - now < lock_ms / 2 then
@@ -25,11 +32,6 @@ local function take_lock(now)
     redis.call('HSET', K_META, 'po', owner, 'pu', M_LOCK_UNTIL)
   end
   return true
-end
-
--- 2. Idle unless something is due or the retention settings changed since the last full pass.
-local function idle(now)
-  return M_DUE and M_DUE > now and M_RETENTION == retention
 end
 
 -- 3. Wakes blocked consumers: one token per job that fell due in near since the last pass (meta.sig) or that this
@@ -86,8 +88,10 @@ end
 
 load_meta(false)
 local now = now_ms()
+-- An idle pass does nothing, so it neither takes nor renews the lock: an idle partition costs EVALSHA, HMGET and
+-- TIME per sweep, and whoever passes first when work falls due takes the lock.
+if idle(now) then return { OK, 1, 0, 0, M_DUE, now, M_LOCK_UNTIL or 0, M_DUE } end
 if not take_lock(now) then return { OK, 0, 0, 0, -1, now, M_LOCK_UNTIL, M_DUE or NOTHING_DUE } end
-if idle(now) then return { OK, 1, 0, 0, M_DUE, now, M_LOCK_UNTIL, M_DUE } end
 local c = catch_up(now, now + lookahead, budget, declared_slots(8, FIRST_EXTRA_KEY + POOLS))
 if c.need then return need_slots(c.need) end
 local signalled = announce(now, c.made_ready)
