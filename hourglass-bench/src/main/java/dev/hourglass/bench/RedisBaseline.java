@@ -33,10 +33,9 @@ import java.util.concurrent.CompletableFuture;
  * the ids; HINCRBY stats enqueued. When the call's earliest slot is earlier than any before, also
  * HSET meta cu and HSET meta due with a PUBLISH to the promoters; the first call also writes meta
  * pools and wm. The baseline issues the same, per group of {@value #JOBS_PER_SCRIPT_CALL} jobs, as
- * layout 5's enqueue.lua does (layout 4's differed only in those rare meta writes). Where the
- * script decides from a reply (LLEN is 0: the list is new), the baseline knows it already, as the
- * only writer. The RESULT line's {@code fill_calls_per_1000_jobs} shows the commands Redis ran, to
- * set beside Hourglass's.
+ * enqueue.lua does. Where the script decides from a reply (LLEN is 0: the list is new), the
+ * baseline knows it already, as the only writer. The RESULT line's {@code fill_calls_per_1000_jobs}
+ * shows the commands Redis ran, to set beside Hourglass's.
  */
 final class RedisBaseline implements AutoCloseable {
   /** Jobs per enqueue.lua call of {@code Queue.enqueueAllAsync}. */

@@ -9,8 +9,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The binary job record stored in a pool hash, shared with the Lua prelude: a fixed little-endian
- * header {@code <Bi6i6i6HHI4} (format, due, created, expireAt, attempts, maxAttempts,
+ * The binary job record stored in a pool hash, shared with includes/record.lua: a fixed
+ * little-endian header {@code <Bi6i6i6HHI4} (format, due, created, expireAt, attempts, maxAttempts,
  * visibilityMs), the backoff (length byte + bytes), the last error (2-byte length + UTF-8), then
  * the payload to the end. The client sends a new job as {@link #enqueueArg}: everything from
  * attempts on, and enqueue.lua prepends the four fields that need the server's clock.
