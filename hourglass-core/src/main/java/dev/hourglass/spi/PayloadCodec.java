@@ -1,0 +1,39 @@
+package dev.hourglass.spi;
+
+/**
+ * Turns a queue's payload type into bytes and back. A queue handle typed by payload ({@code
+ * hourglass.queue("orders", OrderClosed.class)}) encodes what it enqueues with its codec and
+ * decodes what its workers receive. A payload that {@link #decode} refuses is not retried: the job
+ * goes to dead letters with the decoder's message as its last error.
+ *
+ * <p>Implementations must be thread-safe. Built in: {@link #bytes()} and {@link #utf8()}; a JSON
+ * codec for Jackson is in the {@code hourglass-jackson} module.
+ *
+ * @param <T> the payload type
+ */
+public interface PayloadCodec<T> {
+
+  /**
+   * The bytes of a payload.
+   *
+   * @throws Exception when the value cannot be encoded (the enqueue is refused, nothing written)
+   */
+  byte[] encode(T value) throws Exception;
+
+  /**
+   * The payload of these bytes.
+   *
+   * @throws Exception when the bytes are not a payload of this type (the job goes dead)
+   */
+  T decode(byte[] bytes) throws Exception;
+
+  /** The bytes as they are. */
+  static PayloadCodec<byte[]> bytes() {
+    return BuiltinCodecs.BYTES;
+  }
+
+  /** Text as UTF-8; bytes that are not valid UTF-8 are refused when decoding. */
+  static PayloadCodec<String> utf8() {
+    return BuiltinCodecs.UTF8;
+  }
+}
