@@ -23,20 +23,22 @@ class ReadmeExampleTest extends HourglassTestBase {
     String readme = Files.readString(Path.of("..", "README.md"));
     assertThat(readme)
         .contains(
-            ".delay(Duration.ofMinutes(30))", "hourglass.worker(\"orders\", job -> closeOrder");
+            "Queue<String> orders = hourglass.queue(\"orders\", String.class);",
+            "orders.enqueue(orders.spec(\"{\\\"order\\\":42}\")",
+            ".delay(Duration.ofMinutes(30))",
+            "orders.worker(job -> closeOrder(job.payload()),");
 
     try (Hourglass hourglass = Hourglass.builder().redisUri(redis.uri()).build()) {
-      Queue<byte[]> orders = hourglass.queue("orders");
+      Queue<String> orders = hourglass.queue("orders", String.class); // typed by payload
       orders.enqueue(
-          JobSpec.builder()
+          orders
+              .spec("{\"order\":42}")
               .id("close-order-42") // optional; a second live job with this id is refused
-              .payload("{\"order\":42}")
               .delay(Duration.ofMinutes(30))
               .backoff(Backoff.parseSchedule("15s 3m 10m 30m 1h"))
               .build());
-      hourglass.worker(
-          "orders",
-          job -> closeOrder(job.payloadAsString()), // return = ack, throw = retry
+      orders.worker(
+          job -> closeOrder(job.payload()), // return = ack, throw = retry by the backoff
           WorkerOptions.builder().concurrency(8).build());
 
       // Not in the README: bring the job forward so the test need not wait 30 minutes.
