@@ -10,6 +10,11 @@ public class PayloadDecodingException extends HourglassException {
   private static final long serialVersionUID = 1L;
 
   public PayloadDecodingException(PayloadCodec<?> codec, Throwable cause) {
-    super("cannot decode the payload with codec " + codec + ": " + cause, cause);
+    super(
+        "cannot decode the payload with codec "
+            + codec
+            + ": "
+            + (cause.getMessage() != null ? cause.getMessage() : cause.toString()),
+        cause);
   }
 }

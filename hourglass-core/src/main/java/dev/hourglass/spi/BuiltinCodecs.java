@@ -1,6 +1,7 @@
 package dev.hourglass.spi;
 
 import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 
@@ -34,13 +35,17 @@ final class BuiltinCodecs {
         }
 
         @Override
-        public String decode(byte[] bytes) throws Exception {
-          return StandardCharsets.UTF_8
-              .newDecoder()
-              .onMalformedInput(CodingErrorAction.REPORT)
-              .onUnmappableCharacter(CodingErrorAction.REPORT)
-              .decode(ByteBuffer.wrap(bytes))
-              .toString();
+        public String decode(byte[] bytes) {
+          try {
+            return StandardCharsets.UTF_8
+                .newDecoder()
+                .onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT)
+                .decode(ByteBuffer.wrap(bytes))
+                .toString();
+          } catch (CharacterCodingException e) {
+            throw new IllegalArgumentException("the bytes are not valid UTF-8 (" + e + ")", e);
+          }
         }
 
         @Override
