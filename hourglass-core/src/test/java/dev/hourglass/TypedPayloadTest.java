@@ -144,7 +144,8 @@ class TypedPayloadTest extends HourglassTestBase {
     await().atMost(LIVENESS).until(() -> h.queue("utf").stats().dead() == 1);
     assertThat(h.queue("utf").get("bad").orElseThrow().lastError().orElseThrow())
         .contains("codec utf8")
-        .contains("the bytes are not valid UTF-8 (java.nio.charset.MalformedInputException: Input length = 1)");
+        .contains(
+            "the bytes are not valid UTF-8 (java.nio.charset.MalformedInputException: Input length = 1)");
     assertThat(handled).isEmpty();
   }
 
