@@ -67,8 +67,8 @@ class ProduceAndInspectTest extends RedissonAndHourglass {
   void removeByEqualityAndCancelById() {
     RBlockingQueue<String> destination = redisson.getBlockingQueue("orders");
     RDelayedQueue<String> delayed = redisson.getDelayedQueue(destination);
-    delayed.offer("order-42", 1, TimeUnit.SECONDS);
     delayed.offer("order-43", 2, TimeUnit.SECONDS);
+    delayed.offer("order-42", 1, TimeUnit.SECONDS);
     boolean removed = delayed.remove("order-42");
     boolean stillThere = delayed.contains("order-42");
     assertThat(removed).isTrue();
@@ -76,8 +76,8 @@ class ProduceAndInspectTest extends RedissonAndHourglass {
     assertThat(delayed.size()).isEqualTo(1);
 
     Queue<String> orders = hourglass.queue("orders", String.class);
-    orders.enqueue(orders.spec("order-42").id("order-42").delay(Duration.ofSeconds(1)).build());
     orders.enqueue(orders.spec("order-43").id("order-43").delay(Duration.ofSeconds(2)).build());
+    orders.enqueue(orders.spec("order-42").id("order-42").delay(Duration.ofSeconds(1)).build());
     boolean cancelled = orders.cancel("order-42");
     boolean exists = orders.get("order-42").isPresent();
     assertThat(cancelled).isTrue();
@@ -120,13 +120,13 @@ class ProduceAndInspectTest extends RedissonAndHourglass {
     List<String> pending = delayed.readAll();
 
     QueueStats stats = orders.stats();
-    long hgWaiting = stats.delayed();
-    long hgDue = stats.ready();
-    long hgHeld = stats.inflight();
+    long delayedJobs = stats.delayed();
+    long readyJobs = stats.ready();
+    long leasedJobs = stats.inflight();
 
-    assertThat(waiting).isEqualTo(hgWaiting).isEqualTo(3);
-    assertThat(due).isEqualTo(hgDue).isEqualTo(1);
-    assertThat(hgHeld).isZero();
+    assertThat(waiting).isEqualTo(delayedJobs).isEqualTo(3);
+    assertThat(due).isEqualTo(readyJobs).isEqualTo(1);
+    assertThat(leasedJobs).isZero();
     assertThat(pending).containsExactly("later-0", "later-1", "later-2");
     delayed.destroy();
   }
