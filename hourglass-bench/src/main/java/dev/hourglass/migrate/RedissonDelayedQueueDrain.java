@@ -70,6 +70,7 @@ public final class RedissonDelayedQueueDrain<T> {
   /**
    * @param codec the codec of the Redisson queue (Redisson's default is Kryo5Codec)
    * @param destination the name of the RBlockingQueue the RDelayedQueue delivers to
+   * @param batchSize elements per script call and per enqueueAll, 1 to 10000
    */
   public RedissonDelayedQueueDrain(
       RedissonClient redisson, Codec codec, String destination, Queue<T> target, int batchSize) {
