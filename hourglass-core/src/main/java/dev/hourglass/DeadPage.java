@@ -8,5 +8,10 @@ import java.util.Optional;
  *
  * @param jobs the jobs of this page, oldest death first within a partition
  * @param next the cursor of the next page, empty after the last
+ * @param <T> the payload type of the queue handle
  */
-public record DeadPage(List<JobInfo> jobs, Optional<String> next) {}
+public record DeadPage<T>(List<JobInfo<T>> jobs, Optional<String> next) {
+  public DeadPage {
+    jobs = List.copyOf(jobs);
+  }
+}

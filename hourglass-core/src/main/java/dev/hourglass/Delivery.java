@@ -1,24 +1,26 @@
 package dev.hourglass;
 
-import java.nio.charset.StandardCharsets;
+import dev.hourglass.spi.PayloadCodec;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 
 /**
  * One delivery of a job to a consumer: the job and the lease that holds it. Settle it with {@link
- * Queue#ack(String, String)} or {@link Queue#nack(String, String, Nack)} before {@link
- * #leaseUntil()}, or extend the lease; otherwise the job comes back (and the attempt counts).
+ * Queue#ack(Delivery)} or {@link Queue#nack(Delivery, Nack)} before {@link #leaseUntil()}, or
+ * extend the lease; otherwise the job comes back (and the attempt counts).
  *
+ * @param payload the payload, read with the codec of the handle that claimed it
  * @param attempt this delivery's attempt number, 1-based
  * @param receipt the lease token; ack, nack and extend must present it
  * @param dueAt when the job was due
  * @param lastError the error of the previous attempt, if any
+ * @param <T> the payload type of the queue handle
  */
-public record Delivery(
+public record Delivery<T>(
     String queue,
     String id,
-    byte[] payload,
+    Payload<T> payload,
     int attempt,
     int maxAttempts,
     String receipt,
@@ -29,13 +31,30 @@ public record Delivery(
     Backoff backoff,
     Optional<String> lastError) {
 
-  /** The payload decoded as UTF-8. */
+  /** The payload as UTF-8 text, for logs and display. */
   public String payloadAsString() {
-    return new String(payload, StandardCharsets.UTF_8);
+    return payload.asString();
   }
 
   /** True when a failure of this attempt sends the job to dead. */
   public boolean lastAttempt() {
     return attempt >= maxAttempts;
+  }
+
+  /** The same delivery with its payload read by another codec. */
+  public <U> Delivery<U> as(PayloadCodec<U> codec) {
+    return new Delivery<>(
+        queue,
+        id,
+        payload.as(codec),
+        attempt,
+        maxAttempts,
+        receipt,
+        leaseUntil,
+        dueAt,
+        createdAt,
+        visibility,
+        backoff,
+        lastError);
   }
 }

@@ -1,5 +1,6 @@
 package dev.hourglass;
 
+import dev.hourglass.spi.PayloadCodec;
 import java.util.List;
 
 /**
@@ -8,9 +9,9 @@ import java.util.List;
  *
  * <pre>{@code
  * try (Hourglass hourglass = Hourglass.builder().redisUri("redis://localhost:6379").build()) {
- *   Queue orders = hourglass.queue("orders");
- *   orders.enqueue(JobSpec.of("close order 42", Duration.ofMinutes(30)));
- *   hourglass.worker("orders", job -> System.out.println(job.payloadAsString()));
+ *   Queue<String> orders = hourglass.queue("orders", String.class);
+ *   orders.enqueue("close order 42", Duration.ofMinutes(30));
+ *   orders.worker(job -> System.out.println(job.payload()));
  * }
  * }</pre>
  */
@@ -21,12 +22,24 @@ public interface Hourglass extends AutoCloseable {
   }
 
   /**
-   * A handle on a queue. The queue is created in Redis, with the client's default settings, on
-   * first use if it does not exist.
+   * A handle on a queue whose payloads are bytes. The queue is created in Redis, with the client's
+   * default settings, on first use if it does not exist.
    *
    * @throws InvalidArgumentException when the name is not 1 to 100 of {@code A-Z a-z 0-9 . _ -}
    */
-  Queue queue(String name);
+  Queue<byte[]> queue(String name);
+
+  /**
+   * A handle on a queue whose payloads are of this type: {@code byte[]} and {@code String} (UTF-8)
+   * are built in, other types need the builder's {@link HourglassBuilder#codecs codec factory}
+   * (e.g. {@code hourglass-jackson}'s for JSON).
+   *
+   * @throws InvalidArgumentException when the name is invalid or no codec handles the type
+   */
+  <T> Queue<T> queue(String name, Class<T> type);
+
+  /** A handle on a queue whose payloads this codec encodes and decodes. */
+  <T> Queue<T> queue(String name, PayloadCodec<T> codec);
 
   /**
    * Creates a queue with these settings, or updates an existing queue's defaults and retention.
@@ -35,7 +48,7 @@ public interface Hourglass extends AutoCloseable {
    * @throws InvalidArgumentException when the name is invalid or partitions/pools differ from the
    *     stored ones
    */
-  Queue configureQueue(String name, QueueSettings settings);
+  Queue<byte[]> configureQueue(String name, QueueSettings settings);
 
   /**
    * Whether a queue of this name exists (was created by an enqueue, a handle's first use or {@link
@@ -58,13 +71,15 @@ public interface Hourglass extends AutoCloseable {
    */
   long settingsVersion();
 
-  /** Starts a worker on a queue with default options. */
-  default Worker worker(String queue, JobHandler handler) {
-    return worker(queue, handler, WorkerOptions.defaults());
+  /** Starts a worker on a queue of bytes with default options ({@link Queue#worker}). */
+  default Worker worker(String queue, JobHandler<byte[]> handler) {
+    return queue(queue).worker(handler);
   }
 
-  /** Starts a worker on a queue. Close it (or this client) to stop it. */
-  Worker worker(String queue, JobHandler handler, WorkerOptions options);
+  /** Starts a worker on a queue of bytes ({@link Queue#worker}). */
+  default Worker worker(String queue, JobHandler<byte[]> handler, WorkerOptions options) {
+    return queue(queue).worker(handler, options);
+  }
 
   /**
    * Closes every worker (each with its own shutdown timeout), stops promoters, and closes

@@ -2,6 +2,7 @@ package dev.hourglass;
 
 import dev.hourglass.internal.HourglassClient;
 import dev.hourglass.spi.IdGenerator;
+import dev.hourglass.spi.PayloadCodecFactory;
 import dev.hourglass.spi.ScriptListener;
 import java.time.Clock;
 import java.time.Duration;
@@ -26,6 +27,7 @@ public final class HourglassBuilder {
   private boolean backgroundPromoter = true;
   private boolean promoteAllQueues = false;
   private ScriptListener scriptListener = ScriptListener.NONE;
+  private PayloadCodecFactory codecs;
 
   HourglassBuilder() {}
 
@@ -145,7 +147,18 @@ public final class HourglassBuilder {
             defaultQueueSettings,
             backgroundPromoter,
             promoteAllQueues,
-            scriptListener));
+            scriptListener,
+            codecs));
+  }
+
+  /**
+   * Where {@link Hourglass#queue(String, Class)} finds codecs for payload types other than {@code
+   * byte[]} and {@code String}, e.g. {@code JacksonCodecs.of(objectMapper)} from {@code
+   * hourglass-jackson}.
+   */
+  public HourglassBuilder codecs(PayloadCodecFactory codecs) {
+    this.codecs = codecs;
+    return this;
   }
 
   private static void positive(String field, Duration d) {

@@ -1,11 +1,14 @@
 package dev.hourglass;
 
 /**
- * The work a {@link Worker} does per job. Returning normally acks the delivery; throwing nacks it
- * with the exception's message as the job's last error, and the job is retried by its backoff or
- * goes dead when its attempts are spent. Throw {@link KillJobException} to send it to dead at once.
+ * The work a {@link Worker} does per job. Returning normally acks the delivery, unless the handler
+ * asked for a retry ({@link Job#retryAfter}) or for dead letters ({@link Job#dead}). Throwing nacks
+ * it with the exception as the job's last error: the job is retried by its backoff, or goes dead
+ * when its attempts are spent; {@link KillJobException} sends it to dead at once.
+ *
+ * @param <T> the payload type of the queue handle
  */
 @FunctionalInterface
-public interface JobHandler {
-  void handle(Delivery job) throws Exception;
+public interface JobHandler<T> {
+  void handle(Job<T> job) throws Exception;
 }

@@ -1,6 +1,6 @@
 package dev.hourglass;
 
-import java.nio.charset.StandardCharsets;
+import dev.hourglass.spi.PayloadCodec;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
@@ -13,8 +13,10 @@ import java.util.Optional;
  * @param leaseUntil the lease deadline, for an inflight job
  * @param diedAt when it went dead, for a dead job
  * @param expiresAt when its ttl runs out, if it has one
+ * @param payload the payload, read with the codec of the handle that read the job
+ * @param <T> the payload type of the queue handle
  */
-public record JobInfo(
+public record JobInfo<T>(
     String queue,
     String id,
     JobState state,
@@ -28,10 +30,29 @@ public record JobInfo(
     Duration visibility,
     Backoff backoff,
     Optional<String> lastError,
-    byte[] payload) {
+    Payload<T> payload) {
 
-  /** The payload decoded as UTF-8. */
+  /** The payload as UTF-8 text, for logs and display. */
   public String payloadAsString() {
-    return new String(payload, StandardCharsets.UTF_8);
+    return payload.asString();
+  }
+
+  /** The same snapshot with its payload read by another codec. */
+  public <U> JobInfo<U> as(PayloadCodec<U> codec) {
+    return new JobInfo<>(
+        queue,
+        id,
+        state,
+        runAt,
+        attempts,
+        maxAttempts,
+        createdAt,
+        expiresAt,
+        leaseUntil,
+        diedAt,
+        visibility,
+        backoff,
+        lastError,
+        payload.as(codec));
   }
 }

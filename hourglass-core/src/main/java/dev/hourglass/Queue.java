@@ -1,5 +1,6 @@
 package dev.hourglass;
 
+import dev.hourglass.spi.PayloadCodec;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -7,14 +8,53 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * A handle on one queue: produce, inspect, and consume at the low level. Thread-safe; cheap to
+ * A handle on one queue, typed by payload: produce, inspect, and consume. Thread-safe; cheap to
  * keep. Each method is one Lua script on the job's partition (O(log N) in the queue's size), unless
- * it says otherwise.
+ * it says otherwise. Several handles of different payload types may share a queue: the type is the
+ * handle's, the bytes are the queue's.
+ *
+ * <p>Every operation has an async twin ({@code ...Async}) returning a future: bad arguments are
+ * thrown at once, failures of Redis or of the operation (e.g. {@link JobNotFoundException}) fail
+ * the future with the same exception the blocking call throws. Calls not yet completed may reach
+ * Redis in any order: wait for the future when one must land before another.
+ *
+ * @param <T> the payload type: {@code byte[]} for {@link Hourglass#queue(String)}
  */
-public interface Queue {
+public interface Queue<T> {
 
   /** The queue name. */
   String name();
+
+  /** The codec that encodes what this handle enqueues and decodes what it reads. */
+  PayloadCodec<T> codec();
+
+  // ---- produce ----
+
+  /**
+   * A job spec builder with this payload encoded, for the fields {@link #enqueue(Object, Duration)}
+   * does not take: {@code queue.enqueue(queue.spec(order).id("order-42").ttl(ttl).build())}.
+   *
+   * @throws InvalidArgumentException when the payload is null or the codec cannot encode it
+   */
+  JobSpec.Builder spec(T payload);
+
+  /** Enqueues a payload due after {@code delay}, with a generated id and the queue's defaults. */
+  default EnqueueResult enqueue(T payload, Duration delay) {
+    return enqueue(spec(payload).delay(delay).build());
+  }
+
+  default CompletableFuture<EnqueueResult> enqueueAsync(T payload, Duration delay) {
+    return enqueueAsync(spec(payload).delay(delay).build());
+  }
+
+  /** Enqueues a payload due at {@code runAt} (the past means now), with the queue's defaults. */
+  default EnqueueResult enqueueAt(T payload, Instant runAt) {
+    return enqueue(spec(payload).runAt(runAt).build());
+  }
+
+  default CompletableFuture<EnqueueResult> enqueueAtAsync(T payload, Instant runAt) {
+    return enqueueAsync(spec(payload).runAt(runAt).build());
+  }
 
   /**
    * Enqueues a job.
@@ -24,12 +64,8 @@ public interface Queue {
    */
   EnqueueResult enqueue(JobSpec spec);
 
-  /**
-   * Enqueues a UTF-8 payload due after {@code delay}, with a generated id and the queue's defaults.
-   */
-  default EnqueueResult enqueue(String payload, Duration delay) {
-    return enqueue(JobSpec.of(payload, delay));
-  }
+  /** Concurrent calls share script calls. */
+  CompletableFuture<EnqueueResult> enqueueAsync(JobSpec spec);
 
   /**
    * Like {@link #enqueue(JobSpec)}, but a duplicate id is reported ({@link EnqueueResult#created()}
@@ -37,13 +73,7 @@ public interface Queue {
    */
   EnqueueResult enqueueIfAbsent(JobSpec spec);
 
-  /**
-   * Enqueues without waiting. The future fails with {@link DuplicateJobException} or {@link
-   * RedisUnavailableException}; validation errors are thrown at once. Concurrent calls share script
-   * calls, and calls not yet completed may reach Redis in any order: wait for the future when one
-   * enqueue must land before another.
-   */
-  CompletableFuture<EnqueueResult> enqueueAsync(JobSpec spec);
+  CompletableFuture<EnqueueResult> enqueueIfAbsentAsync(JobSpec spec);
 
   /**
    * Enqueues many jobs in few round trips: one script call per partition per chunk of up to 500
@@ -53,15 +83,15 @@ public interface Queue {
    */
   List<EnqueueResult> enqueueAll(List<JobSpec> specs);
 
-  /**
-   * Like {@link #enqueueAll(List)} without waiting, so a producer can keep several batches in
-   * flight. Every spec is validated, and bad input thrown, before anything is sent; Redis failures
-   * fail the future.
-   */
+  /** Lets a producer keep several batches in flight. */
   CompletableFuture<List<EnqueueResult>> enqueueAllAsync(List<JobSpec> specs);
 
+  // ---- inspect and change ----
+
   /** The job, or empty when no live job has this id. */
-  Optional<JobInfo> get(String id);
+  Optional<JobInfo<T>> get(String id);
+
+  CompletableFuture<Optional<JobInfo<T>>> getAsync(String id);
 
   /**
    * Removes a delayed, ready or dead job.
@@ -71,66 +101,39 @@ public interface Queue {
    */
   boolean cancel(String id);
 
+  CompletableFuture<Boolean> cancelAsync(String id);
+
   /**
    * Gives a delayed or ready job a new due time, {@code delay} from the Redis server's now.
    *
    * @throws JobNotFoundException when no such job exists
    * @throws JobStateException when the job is inflight or dead
    */
-  JobInfo reschedule(String id, Duration delay);
+  JobInfo<T> reschedule(String id, Duration delay);
+
+  CompletableFuture<JobInfo<T>> rescheduleAsync(String id, Duration delay);
 
   /** Like {@link #reschedule(String, Duration)} with an absolute due time (the past means now). */
-  JobInfo reschedule(String id, Instant runAt);
+  JobInfo<T> reschedule(String id, Instant runAt);
+
+  CompletableFuture<JobInfo<T>> rescheduleAsync(String id, Instant runAt);
+
+  /** Counts per state and counters, summed over partitions (one script call per partition). */
+  QueueStats stats();
+
+  CompletableFuture<QueueStats> statsAsync();
 
   /**
-   * Leases up to {@code max} ready jobs without waiting, oldest due first within a partition (a
-   * queue of several partitions is claimed from a rotating partition first). Runs the queue's
-   * promoter in this process from the first call on, so due jobs keep becoming ready.
-   *
-   * @param visibility lease length for these deliveries, or null for each job's own
+   * The queue's settings as stored in Redis now (one read; creates the queue with the client's
+   * defaults when it does not exist yet). Operations use a copy that is read again when any queue's
+   * settings change (one read of a version counter, at most every few seconds).
    */
-  List<Delivery> claim(int max, Duration visibility);
+  QueueSettings settings();
 
-  /**
-   * Like {@link #claim(int, Duration)}, but when nothing is ready waits up to {@code wait} for at
-   * least one job (a long poll). Waiting callers share one blocking connection per partition in
-   * this client, so many can wait at once; a wake-up from a producer or the promoter ends the wait
-   * within a round trip. Returns an empty list when nothing came in time or the client closed.
-   *
-   * @param wait 0 (do not wait) up to 1 h
-   */
-  List<Delivery> claim(int max, Duration visibility, Duration wait);
+  CompletableFuture<QueueSettings> settingsAsync();
 
-  /**
-   * {@link #claim(int, Duration, Duration)} without blocking the caller: the future completes when
-   * jobs arrive or the wait ends. Bad arguments are thrown at once; Redis failures fail the future.
-   * Cancelling the future ends the wait; jobs leased for it after that are handed back at once.
-   */
-  CompletableFuture<List<Delivery>> claimAsync(int max, Duration visibility, Duration wait);
-
-  /**
-   * Finishes a delivery: the job is deleted.
-   *
-   * @throws StaleReceiptException when the receipt no longer holds the job
-   * @throws JobNotFoundException when the job no longer exists
-   */
-  void ack(String id, String receipt);
-
-  /**
-   * Fails a delivery: the job is retried (by its backoff or the given delay) or goes to dead.
-   *
-   * @throws StaleReceiptException when the receipt no longer holds the job
-   * @throws JobNotFoundException when the job no longer exists
-   */
-  NackResult nack(String id, String receipt, Nack nack);
-
-  /**
-   * Extends a lease to {@code visibility} from now.
-   *
-   * @return the new lease deadline
-   * @throws StaleReceiptException when the receipt no longer holds the job
-   */
-  Instant extend(String id, String receipt, Duration visibility);
+  /** The dead-letter queue. */
+  DeadLetters<T> dead();
 
   /**
    * Runs one promotion pass over every partition now: jobs due within the next slot or two are
@@ -145,16 +148,96 @@ public interface Queue {
    */
   long promote();
 
-  /** The dead-letter queue. */
-  DeadLetters dead();
+  CompletableFuture<Long> promoteAsync();
 
-  /** Counts per state and counters, summed over partitions (one script call per partition). */
-  QueueStats stats();
+  // ---- consume ----
+
+  /** Starts a worker on this queue with default options. */
+  default Worker worker(JobHandler<T> handler) {
+    return worker(handler, WorkerOptions.defaults());
+  }
+
+  /** Starts a worker on this queue. Close it (or the client) to stop it. */
+  Worker worker(JobHandler<T> handler, WorkerOptions options);
 
   /**
-   * The queue's settings as stored in Redis now (one read; creates the queue with the client's
-   * defaults when it does not exist yet). Operations use a copy refreshed every 30 s, so a change
-   * made through another client applies here within 30 s.
+   * Leases up to {@code max} ready jobs without waiting, oldest due first within a partition (a
+   * queue of several partitions is claimed from a rotating partition first). Runs the queue's
+   * promoter in this process from the first call on, so due jobs keep becoming ready.
+   *
+   * @param visibility lease length for these deliveries, or null for each job's own
    */
-  QueueSettings settings();
+  List<Delivery<T>> claim(int max, Duration visibility);
+
+  CompletableFuture<List<Delivery<T>>> claimAsync(int max, Duration visibility);
+
+  /**
+   * Like {@link #claim(int, Duration)}, but when nothing is ready waits up to {@code wait} for at
+   * least one job (a long poll). Waiting callers share one blocking connection per partition in
+   * this client, so many can wait at once; a wake-up from a producer or the promoter ends the wait
+   * within a round trip. Returns an empty list when nothing came in time or the client closed.
+   *
+   * @param wait 0 (do not wait) up to 1 h
+   */
+  List<Delivery<T>> claim(int max, Duration visibility, Duration wait);
+
+  /** Cancelling the future ends the wait; jobs leased for it after that are handed back at once. */
+  CompletableFuture<List<Delivery<T>>> claimAsync(int max, Duration visibility, Duration wait);
+
+  /**
+   * Finishes a delivery: the job is deleted.
+   *
+   * @throws StaleReceiptException when the receipt no longer holds the job
+   * @throws JobNotFoundException when the job no longer exists
+   */
+  default void ack(Delivery<T> delivery) {
+    ack(delivery.id(), delivery.receipt());
+  }
+
+  default CompletableFuture<Void> ackAsync(Delivery<T> delivery) {
+    return ackAsync(delivery.id(), delivery.receipt());
+  }
+
+  /** {@link #ack(Delivery)} by the delivery's id and receipt (e.g. from another process). */
+  void ack(String id, String receipt);
+
+  /** Concurrent acks of one partition share script calls. */
+  CompletableFuture<Void> ackAsync(String id, String receipt);
+
+  /**
+   * Fails a delivery: the job is retried (by its backoff, from the delivery's attempt, or after the
+   * nack's delay) or goes to dead.
+   *
+   * @throws StaleReceiptException when the receipt no longer holds the job
+   * @throws JobNotFoundException when the job no longer exists
+   */
+  NackResult nack(Delivery<T> delivery, Nack nack);
+
+  CompletableFuture<NackResult> nackAsync(Delivery<T> delivery, Nack nack);
+
+  /**
+   * {@link #nack(Delivery, Nack)} by the delivery's id and receipt; a retry by backoff reads the
+   * job's attempt count first.
+   */
+  NackResult nack(String id, String receipt, Nack nack);
+
+  CompletableFuture<NackResult> nackAsync(String id, String receipt, Nack nack);
+
+  /**
+   * Extends a lease to {@code visibility} from now.
+   *
+   * @return the new lease deadline
+   * @throws StaleReceiptException when the receipt no longer holds the job
+   */
+  default Instant extend(Delivery<T> delivery, Duration visibility) {
+    return extend(delivery.id(), delivery.receipt(), visibility);
+  }
+
+  default CompletableFuture<Instant> extendAsync(Delivery<T> delivery, Duration visibility) {
+    return extendAsync(delivery.id(), delivery.receipt(), visibility);
+  }
+
+  Instant extend(String id, String receipt, Duration visibility);
+
+  CompletableFuture<Instant> extendAsync(String id, String receipt, Duration visibility);
 }

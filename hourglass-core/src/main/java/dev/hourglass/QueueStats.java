@@ -1,15 +1,8 @@
 package dev.hourglass;
 
 /**
- * Counts of a queue's jobs per state, summed over its partitions, and its counters since creation.
- *
- * @param enqueued jobs created
- * @param delivered deliveries handed to consumers (each attempt counts)
- * @param acked jobs finished by ack
- * @param retried failed or expired deliveries that were scheduled again
- * @param killed jobs that went dead
- * @param expired jobs dropped because their ttl ran out
- * @param cancelled jobs removed by cancel
+ * Counts of a queue's jobs per state now, summed over its partitions, and its counters since
+ * creation. The names are those of the HTTP API ({@code GET /v1/queues/{queue}}).
  */
 public record QueueStats(
     String queue,
@@ -18,16 +11,30 @@ public record QueueStats(
     long ready,
     long inflight,
     long dead,
-    long enqueued,
-    long delivered,
-    long acked,
-    long retried,
-    long killed,
-    long expired,
-    long cancelled) {
+    Counters counters) {
 
   /** Jobs that exist now, in any state. */
   public long total() {
     return delayed + ready + inflight + dead;
   }
+
+  /**
+   * What happened to the queue's jobs since it was created.
+   *
+   * @param enqueued jobs created
+   * @param delivered deliveries handed to consumers (each attempt counts)
+   * @param acked jobs finished by ack
+   * @param retried failed or expired deliveries that were scheduled again
+   * @param dead jobs that went dead
+   * @param expired jobs dropped because their ttl ran out
+   * @param cancelled jobs removed by cancel
+   */
+  public record Counters(
+      long enqueued,
+      long delivered,
+      long acked,
+      long retried,
+      long dead,
+      long expired,
+      long cancelled) {}
 }

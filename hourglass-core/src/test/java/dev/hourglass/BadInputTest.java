@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 /** Bad input fails fast with a typed exception naming the field, and writes nothing to Redis. */
 class BadInputTest extends HourglassTestBase {
   Hourglass h;
-  Queue q;
+  Queue<byte[]> q;
 
   @BeforeEach
   void setUp() {

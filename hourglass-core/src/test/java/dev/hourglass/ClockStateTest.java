@@ -45,7 +45,7 @@ class ClockStateTest extends HourglassTestBase {
   @Test
   void anOverdueJobInASlotListIsReadyCountedAndClaimedWithoutAnyPromoter() {
     Hourglass h = manual();
-    Queue q = queueWithShortSlots(h, "overdue");
+    Queue<byte[]> q = queueWithShortSlots(h, "overdue");
     EnqueueResult r = q.enqueue(spec("late").delay(Duration.ofSeconds(2)).build());
     Partition p = partition("overdue");
     assertThat(redis.server().command("ZSCORE", p.near(), "late"))
@@ -62,7 +62,7 @@ class ClockStateTest extends HourglassTestBase {
     QueueStats stats = q.stats();
     assertThat(stats.ready()).isEqualTo(1);
     assertThat(stats.delayed()).isZero();
-    List<Delivery> got = q.claim(10, Duration.ofSeconds(30));
+    List<Delivery<byte[]>> got = q.claim(10, Duration.ofSeconds(30));
     assertThat(got).extracting(Delivery::id).containsExactly("late");
     assertThat(got.get(0).attempt()).isEqualTo(1);
   }
@@ -70,7 +70,7 @@ class ClockStateTest extends HourglassTestBase {
   @Test
   void theFirstClaimLoadsEveryDueSlotListInDueOrder() {
     Hourglass h = manual();
-    Queue q = queueWithShortSlots(h, "many-slots");
+    Queue<byte[]> q = queueWithShortSlots(h, "many-slots");
     // 40 jobs over 4 s: about 20 slot lists, more than one script call declares at once.
     List<JobSpec> specs = new ArrayList<>();
     for (int i = 0; i < 40; i++) {
@@ -82,7 +82,7 @@ class ClockStateTest extends HourglassTestBase {
     awaitServerClockPast(last);
 
     assertThat(q.stats().ready()).isEqualTo(40);
-    List<Delivery> got = q.claim(100, Duration.ofSeconds(30));
+    List<Delivery<byte[]>> got = q.claim(100, Duration.ofSeconds(30));
     assertThat(got).hasSize(40);
     assertThat(got).extracting(d -> d.dueAt()).isSorted();
     assertThat(q.stats().total()).isEqualTo(40);
@@ -92,7 +92,7 @@ class ClockStateTest extends HourglassTestBase {
   @Test
   void aJobPastItsTtlLeavesGetAndTheCountsWithoutAnyPromoter() {
     Hourglass h = manual();
-    Queue q = h.queue("ttl");
+    Queue<byte[]> q = h.queue("ttl");
     EnqueueResult r =
         q.enqueue(
             spec("short-lived").ttl(Duration.ofMillis(300)).delay(Duration.ofMillis(100)).build());
@@ -105,23 +105,23 @@ class ClockStateTest extends HourglassTestBase {
     QueueStats stats = q.stats();
     assertThat(stats.total()).isEqualTo(1);
     assertThat(stats.ready()).isZero();
-    assertThat(stats.expired()).isEqualTo(1);
+    assertThat(stats.counters().expired()).isEqualTo(1);
     assertThat(q.claim(10, Duration.ofSeconds(30))).isEmpty();
   }
 
   @Test
   void aLapsedLeaseComesBackAtTheNextClaimWithoutAnyPromoter() {
     Hourglass h = manual();
-    Queue q = h.queue("lapsed");
+    Queue<byte[]> q = h.queue("lapsed");
     q.enqueue(job("j"));
-    Delivery first = q.claim(1, Duration.ofMillis(200)).get(0);
+    Delivery<byte[]> first = q.claim(1, Duration.ofMillis(200)).get(0);
 
     awaitServerClockPast(first.leaseUntil());
 
-    List<Delivery> again = q.claim(1, Duration.ofSeconds(30));
+    List<Delivery<byte[]>> again = q.claim(1, Duration.ofSeconds(30));
     assertThat(again).extracting(Delivery::id).containsExactly("j");
     assertThat(again.get(0).attempt()).isEqualTo(2);
     assertThat(again.get(0).lastError()).hasValue("lease expired");
-    assertThat(q.stats().retried()).isEqualTo(1);
+    assertThat(q.stats().counters().retried()).isEqualTo(1);
   }
 }

@@ -88,7 +88,7 @@ class ClusterTest {
   @Test
   void enqueueGetRescheduleCancel() {
     Hourglass h = manual();
-    Queue q = h.configureQueue("orders", partitions(3));
+    Queue<byte[]> q = h.configureQueue("orders", partitions(3));
 
     q.enqueue(job("close-1", Duration.ofHours(1)));
     assertThat(q.get("close-1").orElseThrow().state()).isEqualTo(JobState.DELAYED);
@@ -107,7 +107,7 @@ class ClusterTest {
   @Test
   void partitionsSpreadOverEveryMasterAndStatsSumThem() {
     Hourglass h = manual();
-    Queue q = h.configureQueue("spread", partitions(6));
+    Queue<byte[]> q = h.configureQueue("spread", partitions(6));
     for (int i = 0; i < 60; i++) {
       q.enqueue(job("job-" + i, Duration.ZERO));
     }
@@ -125,16 +125,16 @@ class ClusterTest {
     QueueStats stats = q.stats();
     assertThat(stats.partitions()).isEqualTo(6);
     assertThat(stats.ready()).isEqualTo(60);
-    assertThat(stats.enqueued()).isEqualTo(60);
+    assertThat(stats.counters().enqueued()).isEqualTo(60);
 
-    List<Delivery> claimed = new ArrayList<>();
+    List<Delivery<byte[]>> claimed = new ArrayList<>();
     while (claimed.size() < 60) {
-      List<Delivery> batch = q.claim(25, Duration.ofSeconds(30));
+      List<Delivery<byte[]>> batch = q.claim(25, Duration.ofSeconds(30));
       assertThat(batch).isNotEmpty();
       claimed.addAll(batch);
     }
     claimed.forEach(d -> q.ack(d.id(), d.receipt()));
-    assertThat(q.stats().acked()).isEqualTo(60);
+    assertThat(q.stats().counters().acked()).isEqualTo(60);
     assertThat(q.stats().total()).isZero();
   }
 
@@ -142,7 +142,7 @@ class ClusterTest {
   void delayedJobsArePromotedAndDeliveredToAWorkerExactlyOnce() {
     Hourglass h = client(b -> b);
     h.configureQueue("timers", partitions(6));
-    Queue q = h.queue("timers");
+    Queue<byte[]> q = h.queue("timers");
     int n = 300;
     for (int i = 0; i < n; i++) {
       q.enqueue(job("t-" + i, Duration.ofMillis(ThreadLocalRandom.current().nextInt(1500))));
@@ -155,8 +155,8 @@ class ClusterTest {
     // Everything acked and nothing left: no further delivery can come.
     await()
         .atMost(RedisProbe.LIVENESS)
-        .until(() -> q.stats().acked() == n && q.stats().total() == 0);
-    assertThat(q.stats().delivered()).as("one delivery per job").isEqualTo(n);
+        .until(() -> q.stats().counters().acked() == n && q.stats().total() == 0);
+    assertThat(q.stats().counters().delivered()).as("one delivery per job").isEqualTo(n);
     assertThat(deliveries).hasSize(n);
     assertThat(deliveries.values()).allMatch(count -> count.get() == 1);
   }
@@ -164,22 +164,23 @@ class ClusterTest {
   @Test
   void longPollClaimWakesOnEnqueueAndOnDueTime() throws Exception {
     Hourglass h = client(b -> b);
-    Queue q = h.configureQueue("poll", partitions(3));
+    Queue<byte[]> q = h.configureQueue("poll", partitions(3));
 
     // Each wait asks for far longer than the test waits for it: a job in time came by a wake-up.
     Duration longWait = Duration.ofMinutes(10);
     long liveness = RedisProbe.LIVENESS.toSeconds();
-    CompletableFuture<List<Delivery>> waiting = q.claimAsync(10, Duration.ofSeconds(30), longWait);
+    CompletableFuture<List<Delivery<byte[]>>> waiting =
+        q.claimAsync(10, Duration.ofSeconds(30), longWait);
     // The claim found the queue empty and waits: each partition's watcher blocks on its wake list.
     await().atMost(RedisProbe.LIVENESS).until(() -> blockedInBlpop() >= 3);
     assertThat(waiting).isNotDone();
     q.enqueue(job("now", Duration.ZERO));
-    List<Delivery> got = waiting.get(liveness, TimeUnit.SECONDS);
+    List<Delivery<byte[]>> got = waiting.get(liveness, TimeUnit.SECONDS);
     assertThat(got).extracting(Delivery::id).containsExactly("now");
     q.ack("now", got.get(0).receipt());
 
     q.enqueue(job("soon", Duration.ofMillis(700)));
-    List<Delivery> later =
+    List<Delivery<byte[]>> later =
         q.claimAsync(10, Duration.ofSeconds(30), longWait).get(liveness, TimeUnit.SECONDS);
     assertThat(later).extracting(Delivery::id).containsExactly("soon");
   }
@@ -187,7 +188,7 @@ class ClusterTest {
   @Test
   void deadLettersListRequeueAndPurgeAcrossPartitions() {
     Hourglass h = manual();
-    Queue q = h.configureQueue("poison", partitions(4));
+    Queue<byte[]> q = h.configureQueue("poison", partitions(4));
     for (int i = 0; i < 8; i++) {
       q.enqueue(JobSpec.builder().id("p-" + i).payload("x").maxAttempts(1).build());
     }
@@ -197,7 +198,7 @@ class ClusterTest {
     Set<String> listed = new HashSet<>();
     String cursor = null;
     do {
-      DeadPage page = q.dead().list(cursor, 3);
+      DeadPage<byte[]> page = q.dead().list(cursor, 3);
       page.jobs().forEach(j -> listed.add(j.id()));
       cursor = page.next().orElse(null);
     } while (cursor != null);
@@ -211,12 +212,12 @@ class ClusterTest {
     assertThat(q.stats().total()).isZero();
   }
 
-  private static void killAll(Queue q, int expected) {
+  private static void killAll(Queue<byte[]> q, int expected) {
     int killed = 0;
     while (killed < expected) {
-      List<Delivery> batch = q.claim(expected, Duration.ofSeconds(30));
+      List<Delivery<byte[]>> batch = q.claim(expected, Duration.ofSeconds(30));
       assertThat(batch).isNotEmpty();
-      for (Delivery d : batch) {
+      for (Delivery<byte[]> d : batch) {
         q.nack(d.id(), d.receipt(), Nack.kill("bad input"));
         killed++;
       }

@@ -59,7 +59,7 @@ class ConnectionLossTest {
 
   @Test
   void callsFailFastWhileRedisIsStoppedAndTheSameClientWorksAfterStart() {
-    Queue queue = connect().queue("conn");
+    Queue<byte[]> queue = connect().queue("conn");
     queue.enqueue(JobSpec.builder().id("before").payload("x").build());
     RedisServer server = redis.server();
 
@@ -102,7 +102,7 @@ class ConnectionLossTest {
         .as("the enqueue that failed while Redis was down wrote nothing")
         .isEmpty();
     assertThat(queue.stats().ready()).isEqualTo(1);
-    List<Delivery> claimed = queue.claim(10, null);
+    List<Delivery<byte[]>> claimed = queue.claim(10, null);
     assertThat(claimed).extracting(Delivery::id).containsExactly("after");
     queue.ack("after", claimed.get(0).receipt());
     assertThat(queue.get("after")).isEmpty();
@@ -110,7 +110,7 @@ class ConnectionLossTest {
 
   @Test
   void callsToAFrozenRedisTimeOutWithinTheCommandTimeoutAndTheClientRecovers() throws Exception {
-    Queue queue = connect().queue("frozen");
+    Queue<byte[]> queue = connect().queue("frozen");
     queue.enqueue(JobSpec.builder().id("warm").payload("x").build());
     RedisServer server = redis.server();
 
@@ -143,7 +143,7 @@ class ConnectionLossTest {
 
   @Test
   void enqueueAsyncReportsAnOutageThroughItsFuture() throws Exception {
-    Queue queue = connect().queue("async");
+    Queue<byte[]> queue = connect().queue("async");
     redis.server().stop();
 
     AtomicReference<CompletableFuture<EnqueueResult>> future = new AtomicReference<>();
@@ -162,7 +162,7 @@ class ConnectionLossTest {
 
   @Test
   void workerAndPromoterRecoverByThemselvesAfterRedisRestarts() throws Exception {
-    Queue queue = connect().queue("conn-worker");
+    Queue<byte[]> queue = connect().queue("conn-worker");
     Map<String, Long> deliveredAtMs = new ConcurrentHashMap<>();
     // The idle wait is longer than any wait below: a delayed job that arrives in time was
     // announced by the promoter, not found by a claim after a timed-out wait.
@@ -211,7 +211,7 @@ class ConnectionLossTest {
     // Redis restarted empty (no persistence): its counters start again from the restart.
     await("acks went through")
         .atMost(RedisProbe.LIVENESS)
-        .until(() -> queue.stats().acked() == 2 && queue.stats().total() == 0);
+        .until(() -> queue.stats().counters().acked() == 2 && queue.stats().total() == 0);
     worker.close(Duration.ofSeconds(5));
   }
 

@@ -114,7 +114,7 @@ class DeliveryOrderTest {
    * Runs one short-delay job through the worker, so its claim loop and promoter are up before
    * timing starts.
    */
-  private static void warmUp(Queue queue, ConcurrentLinkedQueue<Delivered> sink) {
+  private static void warmUp(Queue<byte[]> queue, ConcurrentLinkedQueue<Delivered> sink) {
     queue.enqueue(
         JobSpec.builder().id("warm-up").payload("w").delay(Duration.ofMillis(50)).build());
     await().atMost(LIVENESS).until(() -> sink.stream().anyMatch(d -> d.id().equals("warm-up")));
@@ -126,7 +126,7 @@ class DeliveryOrderTest {
     long seed = System.nanoTime();
     Random random = new Random(seed);
     Hourglass hg = live();
-    Queue queue = hg.queue("order");
+    Queue<byte[]> queue = hg.queue("order");
     ConcurrentLinkedQueue<Delivered> delivered = new ConcurrentLinkedQueue<>();
     recorder(hg, "order", delivered, 1);
     warmUp(queue, delivered);
@@ -167,7 +167,7 @@ class DeliveryOrderTest {
   @Test
   void aJobDueIn200msIsDeliveredByItsWakeUpAndNotBeforeItsDueTime() {
     Hourglass hg = live();
-    Queue queue = hg.queue("prompt");
+    Queue<byte[]> queue = hg.queue("prompt");
     ConcurrentLinkedQueue<Delivered> delivered = new ConcurrentLinkedQueue<>();
     recorder(hg, "prompt", delivered, 1);
     warmUp(queue, delivered);
@@ -186,7 +186,7 @@ class DeliveryOrderTest {
   @Test
   void aJobDueIn200msRightAfterTheWorkerStartsIsDeliveredNotBeforeItsDueTime() {
     Hourglass hg = live();
-    Queue queue = hg.queue("cold");
+    Queue<byte[]> queue = hg.queue("cold");
     ConcurrentLinkedQueue<Delivered> delivered = new ConcurrentLinkedQueue<>();
     recorder(hg, "cold", delivered, 1);
     EnqueueResult r =
@@ -202,7 +202,7 @@ class DeliveryOrderTest {
     long seed = System.nanoTime();
     Random random = new Random(seed);
     Hourglass hg = live();
-    Queue queue =
+    Queue<byte[]> queue =
         hg.configureQueue(
             "slots", QueueSettings.builder().slotWidth(Duration.ofSeconds(1)).build());
     ConcurrentLinkedQueue<Delivered> delivered = new ConcurrentLinkedQueue<>();
@@ -251,7 +251,7 @@ class DeliveryOrderTest {
   @Test
   void cancelledSlotJobIsNeverDeliveredAndRescheduledOnesArriveOnceAtTheirNewTime() {
     Hourglass hg = live();
-    Queue queue =
+    Queue<byte[]> queue =
         hg.configureQueue(
             "edits", QueueSettings.builder().slotWidth(Duration.ofSeconds(1)).build());
     ConcurrentLinkedQueue<Delivered> delivered = new ConcurrentLinkedQueue<>();
@@ -300,7 +300,7 @@ class DeliveryOrderTest {
     // that happened shows in the counts below.
     await()
         .atMost(LIVENESS)
-        .until(() -> queue.stats().total() == 0 && queue.stats().acked() == 7 + 1);
+        .until(() -> queue.stats().total() == 0 && queue.stats().counters().acked() == 7 + 1);
 
     List<Delivered> got = List.copyOf(delivered);
     report("cancel/reschedule in slots", got);
@@ -319,9 +319,10 @@ class DeliveryOrderTest {
         .containsExactlyInAnyOrder(gFirstDue, gDue.toEpochMilli());
     QueueStats stats = queue.stats();
     assertThat(stats.total()).as("nothing left: %s", stats).isZero();
-    assertThat(stats.acked()).isEqualTo(7 + 1); // A C D E F, G twice, and the warm-up job
-    assertThat(stats.delivered()).as("one delivery per ack").isEqualTo(7 + 1);
-    assertThat(stats.cancelled()).isEqualTo(1);
+    assertThat(stats.counters().acked())
+        .isEqualTo(7 + 1); // A C D E F, G twice, and the warm-up job
+    assertThat(stats.counters().delivered()).as("one delivery per ack").isEqualTo(7 + 1);
+    assertThat(stats.counters().cancelled()).isEqualTo(1);
   }
 
   @Test
@@ -353,13 +354,15 @@ class DeliveryOrderTest {
       }
       specs.add(b.build());
     }
-    Queue queue = first.queue("shared");
+    Queue<byte[]> queue = first.queue("shared");
     queue.enqueueAll(specs.subList(0, n / 2));
     second.queue("shared").enqueueAll(specs.subList(n / 2, n));
 
     // Everything acked and nothing left: no further delivery can come.
-    await().atMost(LIVENESS).until(() -> queue.stats().total() == 0 && queue.stats().acked() == n);
-    assertThat(queue.stats().delivered()).as("one delivery per job").isEqualTo(n);
+    await()
+        .atMost(LIVENESS)
+        .until(() -> queue.stats().total() == 0 && queue.stats().counters().acked() == n);
+    assertThat(queue.stats().counters().delivered()).as("one delivery per job").isEqualTo(n);
     assertThat(counts).hasSize(n);
     assertThat(counts.values())
         .as("deliveries per job (seed %d)", seed)
@@ -367,7 +370,7 @@ class DeliveryOrderTest {
     assertThat(delivered).allSatisfy(d -> assertThat(d.atMs()).isGreaterThanOrEqualTo(d.dueMs()));
     QueueStats stats = queue.stats();
     assertThat(stats.total()).isZero();
-    assertThat(stats.acked()).isEqualTo(n);
+    assertThat(stats.counters().acked()).isEqualTo(n);
     report("two clients, 300 jobs", List.copyOf(delivered));
   }
 
@@ -378,7 +381,7 @@ class DeliveryOrderTest {
    */
   @Test
   void aSecondPromotingClientFollowsTheLockHolderAndWritesNothing() {
-    Queue leader = manual().queue("idle");
+    Queue<byte[]> leader = manual().queue("idle");
     leader.enqueue(spec("later").delay(Duration.ofHours(1)).build());
     assertThat(leader.promote()).isZero(); // takes the lock
     String meta = "hg:{idle.0}:meta";
@@ -387,7 +390,7 @@ class DeliveryOrderTest {
     // The lock is held for an hour, so the follower's pass cannot race its expiry.
     String until = Long.toString(RedisProbe.serverNowMs(redis.server()) + 3_600_000);
     redis.server().command("HSET", meta, "pu", until);
-    Queue follower = manual().queue("idle");
+    Queue<byte[]> follower = manual().queue("idle");
     follower.settings(); // the follower's client reads the queue's settings before the count
     Map<String, String> metaBefore = hgetall(meta);
 

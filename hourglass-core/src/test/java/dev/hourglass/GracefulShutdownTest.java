@@ -47,7 +47,7 @@ class GracefulShutdownTest {
   @Test
   void closeFinishesShortHandlersAndAbandonedLongOnesComeBackAfterTheirLease() throws Exception {
     String name = "shutdown";
-    Queue queue = hourglass.queue(name);
+    Queue<byte[]> queue = hourglass.queue(name);
     List<String> shortIds = List.of("short-1", "short-2");
     String interruptible = "long-interruptible";
     String stubborn =
@@ -91,9 +91,10 @@ class GracefulShutdownTest {
       assertThat(queue.get(id)).as("%s was acked before close returned", id).isEmpty();
     }
     QueueStats afterClose = queue.stats();
-    assertThat(afterClose.acked()).isEqualTo(2);
+    assertThat(afterClose.counters().acked()).isEqualTo(2);
     for (String id : List.of(interruptible, stubborn)) {
-      JobInfo job = queue.get(id).orElseThrow(() -> new AssertionError(id + " was lost by close"));
+      JobInfo<byte[]> job =
+          queue.get(id).orElseThrow(() -> new AssertionError(id + " was lost by close"));
       assertThat(job.state())
           .as("%s is neither acked nor nacked by close", id)
           .isEqualTo(JobState.INFLIGHT);
@@ -118,7 +119,7 @@ class GracefulShutdownTest {
         .atMost(Duration.ofSeconds(4))
         .until(() -> queue.stats().ready() == 2 && queue.stats().inflight() == 0);
     for (String id : List.of(interruptible, stubborn)) {
-      JobInfo job = queue.get(id).orElseThrow();
+      JobInfo<byte[]> job = queue.get(id).orElseThrow();
       assertThat(job.attempts()).as("the lapsed lease counts as an attempt").isEqualTo(1);
       assertThat(job.lastError()).hasValue("lease expired");
     }
@@ -132,11 +133,11 @@ class GracefulShutdownTest {
             WorkerOptions.builder().concurrency(4).visibility(VISIBILITY).build());
     await("a new worker gets the abandoned jobs")
         .atMost(Duration.ofSeconds(10))
-        .until(() -> redelivered.size() == 2 && queue.stats().acked() == 4);
+        .until(() -> redelivered.size() == 2 && queue.stats().counters().acked() == 4);
     assertThat(redelivered).containsOnly(Map.entry(interruptible, 2), Map.entry(stubborn, 2));
     QueueStats end = queue.stats();
     assertThat(end.total()).isZero();
-    assertThat(end.acked()).isEqualTo(4);
+    assertThat(end.counters().acked()).isEqualTo(4);
     assertThat(end.dead()).isZero();
     next.close(Duration.ofSeconds(5));
   }
@@ -144,7 +145,7 @@ class GracefulShutdownTest {
   @Test
   void closeOfAnIdleWorkerIsQuickAndIdempotentAndItClaimsNothingAfterwards() {
     String name = "idle";
-    Queue queue = hourglass.queue(name);
+    Queue<byte[]> queue = hourglass.queue(name);
     AtomicInteger handled = new AtomicInteger();
     Worker worker =
         hourglass.worker(
@@ -186,7 +187,7 @@ class GracefulShutdownTest {
   @Test
   void closeUnderLoadFinishesRunningJobsAndLeavesUnstartedOnesReady() {
     String name = "busy";
-    Queue queue = hourglass.queue(name);
+    Queue<byte[]> queue = hourglass.queue(name);
     int jobs = 60;
     queue.enqueueAll(
         IntStream.range(0, jobs)
@@ -213,7 +214,7 @@ class GracefulShutdownTest {
     assertThat(finished.size())
         .as("the worker stopped before the queue was drained")
         .isLessThan(jobs);
-    assertThat(stats.acked())
+    assertThat(stats.counters().acked())
         .as("every handler that finished was acked")
         .isEqualTo(finished.size());
     assertThat(stats.inflight())
@@ -234,7 +235,7 @@ class GracefulShutdownTest {
     // drain the queue between two polls, and a later round then waited for acks that could not
     // come: the cause of this test's failure on a loaded machine, not an idle worker.)
     String name = "churn";
-    Queue queue = hourglass.queue(name);
+    Queue<byte[]> queue = hourglass.queue(name);
     int jobs = 4000;
     int perRound = 200;
     queue.enqueueAll(
@@ -279,13 +280,13 @@ class GracefulShutdownTest {
                       + stranded.stream().filter(handled::contains).toList()
                       + " (they lapse only after the 60 s visibility, and the lapse costs an attempt)")
           .isZero();
-      assertThat(stats.acked()).isEqualTo(handled.size());
-      assertThat(stats.acked() + stats.ready()).isEqualTo(jobs);
-      assertThat(stats.retried()).as("no hand-back counted an attempt").isZero();
+      assertThat(stats.counters().acked()).isEqualTo(handled.size());
+      assertThat(stats.counters().acked() + stats.ready()).isEqualTo(jobs);
+      assertThat(stats.counters().retried()).as("no hand-back counted an attempt").isZero();
     }
   }
 
-  private static JobState stateOf(Queue queue, String id) {
+  private static JobState stateOf(Queue<byte[]> queue, String id) {
     return queue.get(id).map(JobInfo::state).orElse(null);
   }
 

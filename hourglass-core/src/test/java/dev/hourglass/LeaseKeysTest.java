@@ -23,9 +23,9 @@ class LeaseKeysTest extends HourglassTestBase {
 
   @Test
   void leaseKeysKeepTheHashTableEncodingAndStayOutOfCountsAndSweeps() {
-    Queue q = manual().queue("keeper");
+    Queue<byte[]> q = manual().queue("keeper");
     q.enqueueAll(List.of(job("a"), job("b")));
-    List<Delivery> got = q.claim(2, Duration.ofSeconds(30));
+    List<Delivery<byte[]>> got = q.claim(2, Duration.ofSeconds(30));
     assertThat(got).hasSize(2);
 
     assertThat(command("OBJECT", "ENCODING", INFLIGHT)).isEqualTo("skiplist");
@@ -46,17 +46,17 @@ class LeaseKeysTest extends HourglassTestBase {
     assertThat(command("HGET", "hg:{keeper.0}:meta", "due"))
         .as("the next promoter pass is due when the waiting job is")
         .isEqualTo(Long.toString(due.toEpochMilli()));
-    assertThat(q.stats().retried()).isZero();
+    assertThat(q.stats().counters().retried()).isZero();
 
     // A lease that lapses beside the keeper still comes back.
     awaitRedisClockPast(due);
-    Delivery lapsing = q.claim(1, Duration.ofMillis(20)).get(0);
+    Delivery<byte[]> lapsing = q.claim(1, Duration.ofMillis(20)).get(0);
     assertThat(lapsing.id()).isEqualTo("later");
     awaitRedisClockPast(lapsing.leaseUntil());
     assertThat(q.promote()).isEqualTo(1);
-    assertThat(q.stats().retried()).isEqualTo(1);
+    assertThat(q.stats().counters().retried()).isEqualTo(1);
     assertThat(q.stats().inflight()).isZero();
-    Delivery again = q.claim(1, Duration.ofSeconds(30)).get(0);
+    Delivery<byte[]> again = q.claim(1, Duration.ofSeconds(30)).get(0);
     assertThat(again.attempt()).isEqualTo(2);
     q.ack(again.id(), again.receipt());
     assertThat(q.stats().inflight()).isZero();

@@ -47,10 +47,11 @@ class LongPollClaimTest extends HourglassTestBase {
 
   @Test
   void returnsAtOnceWhenJobsAreReady() throws Exception {
-    Queue q = live().queue("lp-ready");
+    Queue<byte[]> q = live().queue("lp-ready");
     q.enqueueAll(List.of(job("a"), job("b"), job("c")));
 
-    List<Delivery> got = q.claimAsync(10, null, LONG_WAIT).get(LIVENESS.toSeconds(), SECONDS);
+    List<Delivery<byte[]>> got =
+        q.claimAsync(10, null, LONG_WAIT).get(LIVENESS.toSeconds(), SECONDS);
 
     assertThat(got).extracting(Delivery::id).containsExactlyInAnyOrder("a", "b", "c");
     assertThat(anyBlpopSent()).as("the claim never waited on the wake list").isFalse();
@@ -58,22 +59,23 @@ class LongPollClaimTest extends HourglassTestBase {
 
   @Test
   void zeroWaitIsAPlainClaim() {
-    Queue q = live().queue("lp-zero");
+    Queue<byte[]> q = live().queue("lp-zero");
     assertThat(q.claim(1, null, Duration.ZERO)).isEmpty();
     assertThat(anyBlpopSent()).as("the claim never waited on the wake list").isFalse();
   }
 
   @Test
   void anEnqueueByAnotherClientEndsTheWait() throws Exception {
-    Queue consumer = live().queue("lp-wake");
-    Queue producer = manual().queue("lp-wake");
+    Queue<byte[]> consumer = live().queue("lp-wake");
+    Queue<byte[]> producer = manual().queue("lp-wake");
     for (int round = 0; round < 5; round++) {
-      CompletableFuture<List<Delivery>> waiting = consumer.claimAsync(1, VISIBILITY, LONG_WAIT);
+      CompletableFuture<List<Delivery<byte[]>>> waiting =
+          consumer.claimAsync(1, VISIBILITY, LONG_WAIT);
       awaitParked(1);
       assertThat(waiting).isNotDone();
 
       producer.enqueue(job("j" + round));
-      List<Delivery> got = waiting.get(LIVENESS.toSeconds(), SECONDS);
+      List<Delivery<byte[]>> got = waiting.get(LIVENESS.toSeconds(), SECONDS);
 
       assertThat(got).extracting(Delivery::id).containsExactly("j" + round);
       consumer.ack(got.get(0).id(), got.get(0).receipt());
@@ -82,13 +84,14 @@ class LongPollClaimTest extends HourglassTestBase {
 
   @Test
   void aDelayedJobThatBecomesDueDuringTheWaitEndsItNotBefore() throws Exception {
-    Queue q = live().queue("lp-due");
+    Queue<byte[]> q = live().queue("lp-due");
     EnqueueResult delayed = q.enqueue(spec("later").delay(Duration.ofMillis(1500)).build());
 
-    List<Delivery> got = q.claimAsync(1, null, LONG_WAIT).get(LIVENESS.toSeconds(), SECONDS);
+    List<Delivery<byte[]>> got =
+        q.claimAsync(1, null, LONG_WAIT).get(LIVENESS.toSeconds(), SECONDS);
 
     assertThat(got).extracting(Delivery::id).containsExactly("later");
-    Delivery d = got.get(0);
+    Delivery<byte[]> d = got.get(0);
     assertThat(d.dueAt()).isEqualTo(delayed.runAt());
     // The lease began when the claim ran, by the Redis clock: not before the due time.
     assertThat(d.leaseUntil().minus(d.visibility())).isAfterOrEqualTo(delayed.runAt());
@@ -96,11 +99,11 @@ class LongPollClaimTest extends HourglassTestBase {
 
   @Test
   void returnsEmptyWhenNothingComesInTime() {
-    Queue q = live().queue("lp-empty");
+    Queue<byte[]> q = live().queue("lp-empty");
     Duration wait = Duration.ofMillis(700);
 
     long start = System.nanoTime();
-    List<Delivery> got = q.claim(5, null, wait);
+    List<Delivery<byte[]>> got = q.claim(5, null, wait);
     long elapsedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
 
     assertThat(got).isEmpty();
@@ -109,9 +112,9 @@ class LongPollClaimTest extends HourglassTestBase {
 
   @Test
   void fiftyWaitersAndFiftyJobsEveryJobDeliveredExactlyOnce() throws Exception {
-    Queue consumer = live().queue("lp-herd");
-    Queue producer = manual().queue("lp-herd");
-    List<CompletableFuture<List<Delivery>>> waiters = new ArrayList<>();
+    Queue<byte[]> consumer = live().queue("lp-herd");
+    Queue<byte[]> producer = manual().queue("lp-herd");
+    List<CompletableFuture<List<Delivery<byte[]>>>> waiters = new ArrayList<>();
     for (int i = 0; i < 50; i++) {
       waiters.add(consumer.claimAsync(1, VISIBILITY, LONG_WAIT));
     }
@@ -125,25 +128,26 @@ class LongPollClaimTest extends HourglassTestBase {
         .get(LIVENESS.toSeconds(), SECONDS);
 
     List<String> delivered = new ArrayList<>();
-    for (CompletableFuture<List<Delivery>> w : waiters) {
-      List<Delivery> got = w.get();
+    for (CompletableFuture<List<Delivery<byte[]>>> w : waiters) {
+      List<Delivery<byte[]>> got = w.get();
       assertThat(got).hasSize(1);
       delivered.add(got.get(0).id());
     }
     assertThat(delivered).doesNotHaveDuplicates().hasSize(50);
     assertThat(new HashSet<>(delivered)).isEqualTo(new HashSet<>(ids("h", 50)));
     QueueStats stats = consumer.stats();
-    assertThat(stats.delivered()).isEqualTo(50);
+    assertThat(stats.counters().delivered()).isEqualTo(50);
     assertThat(stats.inflight()).isEqualTo(50);
     assertThat(stats.ready()).isZero();
   }
 
   @Test
   void cancellingTheFutureEndsTheWaitAndLeasesNothingForIt() throws Exception {
-    Queue consumer = live().queue("lp-cancel");
-    Queue producer = manual().queue("lp-cancel");
-    Queue other = live().queue("lp-cancel");
-    CompletableFuture<List<Delivery>> waiting = consumer.claimAsync(1, VISIBILITY, LONG_WAIT);
+    Queue<byte[]> consumer = live().queue("lp-cancel");
+    Queue<byte[]> producer = manual().queue("lp-cancel");
+    Queue<byte[]> other = live().queue("lp-cancel");
+    CompletableFuture<List<Delivery<byte[]>>> waiting =
+        consumer.claimAsync(1, VISIBILITY, LONG_WAIT);
     awaitParked(1);
 
     assertThat(waiting.cancel(true)).isTrue();
@@ -158,37 +162,37 @@ class LongPollClaimTest extends HourglassTestBase {
         .until(
             () -> {
               QueueStats s = producer.stats();
-              return s.ready() == 1 && s.inflight() == 0 && s.delivered() == 0;
+              return s.ready() == 1 && s.inflight() == 0 && s.counters().delivered() == 0;
             });
-    List<Delivery> got = other.claim(1, VISIBILITY);
+    List<Delivery<byte[]>> got = other.claim(1, VISIBILITY);
     assertThat(got).extracting(Delivery::id).containsExactly("after-cancel");
   }
 
   @Test
   void cancelledWaitersLeaveTheWakeUpsToOtherWaiters() throws Exception {
-    Queue consumer = live().queue("lp-cancel-many");
-    Queue producer = manual().queue("lp-cancel-many");
-    List<CompletableFuture<List<Delivery>>> cancelled = new ArrayList<>();
+    Queue<byte[]> consumer = live().queue("lp-cancel-many");
+    Queue<byte[]> producer = manual().queue("lp-cancel-many");
+    List<CompletableFuture<List<Delivery<byte[]>>>> cancelled = new ArrayList<>();
     for (int i = 0; i < 5; i++) {
       cancelled.add(consumer.claimAsync(1, VISIBILITY, LONG_WAIT));
     }
-    CompletableFuture<List<Delivery>> kept = consumer.claimAsync(1, VISIBILITY, LONG_WAIT);
+    CompletableFuture<List<Delivery<byte[]>>> kept = consumer.claimAsync(1, VISIBILITY, LONG_WAIT);
     awaitParked(1);
     cancelled.forEach(f -> f.cancel(true));
 
     producer.enqueue(job("for-kept"));
-    List<Delivery> got = kept.get(LIVENESS.toSeconds(), SECONDS);
+    List<Delivery<byte[]>> got = kept.get(LIVENESS.toSeconds(), SECONDS);
 
     assertThat(got).extracting(Delivery::id).containsExactly("for-kept");
-    assertThat(producer.stats().delivered()).isEqualTo(1);
+    assertThat(producer.stats().counters().delivered()).isEqualTo(1);
   }
 
   @Test
   void closingTheClientCompletesPendingWaitsWithAnEmptyList() throws Exception {
     Hourglass client = live();
-    Queue a = client.queue("lp-close-a");
-    Queue b = client.queue("lp-close-b");
-    List<CompletableFuture<List<Delivery>>> waits =
+    Queue<byte[]> a = client.queue("lp-close-a");
+    Queue<byte[]> b = client.queue("lp-close-b");
+    List<CompletableFuture<List<Delivery<byte[]>>>> waits =
         List.of(
             a.claimAsync(1, null, LONG_WAIT),
             a.claimAsync(3, null, LONG_WAIT),
@@ -199,7 +203,7 @@ class LongPollClaimTest extends HourglassTestBase {
 
     try (LettuceWarnings lettuce = new LettuceWarnings()) {
       client.close();
-      for (CompletableFuture<List<Delivery>> w : waits) {
+      for (CompletableFuture<List<Delivery<byte[]>>> w : waits) {
         assertThat(w.get(LIVENESS.toSeconds(), SECONDS)).isEmpty();
       }
       // The watchers close their blocking connections once: a second close makes Lettuce warn
@@ -221,9 +225,9 @@ class LongPollClaimTest extends HourglassTestBase {
   @Test
   void closingWhileWaitersAreClaimingEndsEveryWait() throws Exception {
     Hourglass client = live();
-    Queue consumer = client.queue("lp-close-busy");
-    Queue producer = manual().queue("lp-close-busy");
-    List<CompletableFuture<List<Delivery>>> waits = new CopyOnWriteArrayList<>();
+    Queue<byte[]> consumer = client.queue("lp-close-busy");
+    Queue<byte[]> producer = manual().queue("lp-close-busy");
+    List<CompletableFuture<List<Delivery<byte[]>>>> waits = new CopyOnWriteArrayList<>();
     AtomicBoolean closing = new AtomicBoolean();
     for (int i = 0; i < 30; i++) {
       keepWaiting(consumer, waits, closing);
@@ -257,18 +261,20 @@ class LongPollClaimTest extends HourglassTestBase {
 
   /** One waiter that claims again as soon as it got a job, until the client closes. */
   private static void keepWaiting(
-      Queue q, List<CompletableFuture<List<Delivery>>> waits, AtomicBoolean closing) {
+      Queue<byte[]> q,
+      List<CompletableFuture<List<Delivery<byte[]>>>> waits,
+      AtomicBoolean closing) {
     if (closing.get()) {
       return;
     }
-    CompletableFuture<List<Delivery>> w = q.claimAsync(1, VISIBILITY, LONG_WAIT);
+    CompletableFuture<List<Delivery<byte[]>>> w = q.claimAsync(1, VISIBILITY, LONG_WAIT);
     waits.add(w);
     w.thenRunAsync(() -> keepWaiting(q, waits, closing));
   }
 
   @Test
   void badArgumentsAreRefusedAtOnce() {
-    Queue q = live().queue("lp-args");
+    Queue<byte[]> q = live().queue("lp-args");
     assertInvalid("wait", () -> q.claim(1, null, Duration.ofMillis(-1)));
     assertInvalid("wait", () -> q.claim(1, null, Duration.ofHours(1).plusMillis(1)));
     assertInvalid("wait", () -> q.claim(1, null, null));
@@ -289,14 +295,15 @@ class LongPollClaimTest extends HourglassTestBase {
   @Test
   void worksOnAQueueOfFourPartitions() throws Exception {
     Hourglass client = live();
-    Queue q = client.configureQueue("lp-parts", QueueSettings.builder().partitions(4).build());
-    Queue producer = manual().queue("lp-parts");
+    Queue<byte[]> q =
+        client.configureQueue("lp-parts", QueueSettings.builder().partitions(4).build());
+    Queue<byte[]> producer = manual().queue("lp-parts");
     assertThat(producer.settings().partitions()).isEqualTo(4);
 
     // Ids spread over the partitions by hash: 12 of them land on every partition but by bad luck.
     // While anyone waits, each partition's watcher blocks on its wake list.
     for (int i = 0; i < 12; i++) {
-      CompletableFuture<List<Delivery>> waiting = q.claimAsync(1, VISIBILITY, LONG_WAIT);
+      CompletableFuture<List<Delivery<byte[]>>> waiting = q.claimAsync(1, VISIBILITY, LONG_WAIT);
       awaitParked(4);
       producer.enqueue(job("p" + i));
       assertThat(waiting.get(LIVENESS.toSeconds(), SECONDS))
@@ -305,7 +312,7 @@ class LongPollClaimTest extends HourglassTestBase {
     }
 
     // Many waiters over four partitions, a batch enqueued at once: each job exactly once.
-    List<CompletableFuture<List<Delivery>>> waiters = new ArrayList<>();
+    List<CompletableFuture<List<Delivery<byte[]>>>> waiters = new ArrayList<>();
     for (int i = 0; i < 20; i++) {
       waiters.add(q.claimAsync(1, VISIBILITY, LONG_WAIT));
     }
@@ -314,8 +321,8 @@ class LongPollClaimTest extends HourglassTestBase {
     CompletableFuture.allOf(waiters.toArray(new CompletableFuture<?>[0]))
         .get(LIVENESS.toSeconds(), SECONDS);
     Set<String> got = ConcurrentHashMap.newKeySet();
-    for (CompletableFuture<List<Delivery>> w : waiters) {
-      for (Delivery d : w.get()) {
+    for (CompletableFuture<List<Delivery<byte[]>>> w : waiters) {
+      for (Delivery<byte[]> d : w.get()) {
         assertThat(got.add(d.id())).as("delivered twice: " + d.id()).isTrue();
       }
     }
@@ -324,11 +331,11 @@ class LongPollClaimTest extends HourglassTestBase {
 
   @Test
   void aWakeUpThatArrivesWhenNobodyWaitsReachesAWorkerOfAnotherClient() throws Exception {
-    Queue longPoller = live().queue("lp-handoff");
-    Queue producer = manual().queue("lp-handoff");
+    Queue<byte[]> longPoller = live().queue("lp-handoff");
+    Queue<byte[]> producer = manual().queue("lp-handoff");
     // The long poll starts first, so its BLPOP queues ahead of the worker's at Redis and the next
     // token goes to this client's watcher, which must hand it on when its waiter is gone.
-    CompletableFuture<List<Delivery>> shortPoll =
+    CompletableFuture<List<Delivery<byte[]>>> shortPoll =
         longPoller.claimAsync(1, VISIBILITY, Duration.ofMillis(800));
     awaitParked(1);
     Set<String> handled = ConcurrentHashMap.newKeySet();

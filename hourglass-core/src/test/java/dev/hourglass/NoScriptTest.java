@@ -31,7 +31,7 @@ class NoScriptTest {
   void everyOperationWorksRightAfterTheScriptCacheIsFlushed() {
     try (Hourglass hourglass =
         Hourglass.builder().redisUri(redis.uri()).backgroundPromoter(false).build()) {
-      Queue queue = hourglass.queue("noscript");
+      Queue<byte[]> queue = hourglass.queue("noscript");
       queue.enqueue(JobSpec.builder().id("a").payload("pa").build());
       queue.enqueue(JobSpec.builder().id("b").payload("pb").delay(Duration.ofHours(1)).build());
       queue.enqueue(JobSpec.builder().id("c").payload("pc").maxAttempts(3).build());
@@ -72,26 +72,26 @@ class NoScriptTest {
       assertThat(stats.delayed()).as("b and f").isEqualTo(2);
       assertThat(stats.ready()).as("a, c, d, e, g and h").isEqualTo(6);
 
-      JobInfo rescheduled = afterFlush(() -> queue.reschedule("f", Duration.ofMinutes(5)));
+      JobInfo<byte[]> rescheduled = afterFlush(() -> queue.reschedule("f", Duration.ofMinutes(5)));
       assertThat(rescheduled.state()).isEqualTo(JobState.DELAYED);
       assertThat(afterFlush(() -> queue.cancel("f"))).isTrue();
       assertThat(queue.get("f")).isEmpty();
 
-      JobInfo nowDue = afterFlush(() -> queue.reschedule("b", Duration.ZERO));
+      JobInfo<byte[]> nowDue = afterFlush(() -> queue.reschedule("b", Duration.ZERO));
       assertThat(nowDue.state()).as("due now: ready by the server clock").isEqualTo(JobState.READY);
       afterFlush(queue::promote);
       assertThat(queue.stats().delayed()).isZero();
       assertThat(queue.get("h")).get().extracting(JobInfo::state).isEqualTo(JobState.READY);
       assertThat(queue.get("b")).get().extracting(JobInfo::state).isEqualTo(JobState.READY);
 
-      List<Delivery> claimed = afterFlush(() -> queue.claim(100, Duration.ofSeconds(30)));
+      List<Delivery<byte[]>> claimed = afterFlush(() -> queue.claim(100, Duration.ofSeconds(30)));
       assertThat(claimed)
           .extracting(Delivery::id)
           .containsExactlyInAnyOrder("a", "b", "c", "d", "e", "g", "h");
-      Delivery a = find(claimed, "a");
-      Delivery c = find(claimed, "c");
-      Delivery d2 = find(claimed, "d");
-      Delivery e = find(claimed, "e");
+      Delivery<byte[]> a = find(claimed, "a");
+      Delivery<byte[]> c = find(claimed, "c");
+      Delivery<byte[]> d2 = find(claimed, "d");
+      Delivery<byte[]> e = find(claimed, "e");
 
       var extended = afterFlush(() -> queue.extend("a", a.receipt(), Duration.ofMinutes(2)));
       assertThat(extended).isAfter(a.leaseUntil());
@@ -110,7 +110,7 @@ class NoScriptTest {
       NackResult killed = afterFlush(() -> queue.nack("c", c.receipt(), Nack.kill("poison")));
       assertThat(killed.dead()).isTrue();
 
-      DeadPage page = afterFlush(() -> queue.dead().list(null, 10));
+      DeadPage<byte[]> page = afterFlush(() -> queue.dead().list(null, 10));
       assertThat(page.jobs()).extracting(JobInfo::id).containsExactly("c");
       assertThat(page.jobs().get(0).lastError()).hasValue("poison");
       assertThat(afterFlush(() -> queue.dead().count())).isEqualTo(1);
@@ -122,15 +122,15 @@ class NoScriptTest {
       assertThat(queue.get("c")).get().extracting(JobInfo::state).isEqualTo(JobState.READY);
 
       // Kill c again, then requeueAll and purge after flushes.
-      Delivery c2 = find(queue.claim(100, null), "c");
+      Delivery<byte[]> c2 = find(queue.claim(100, null), "c");
       queue.nack("c", c2.receipt(), Nack.kill("poison again"));
       assertThat(afterFlush(() -> queue.dead().requeueAll())).isEqualTo(1);
-      Delivery c3 = find(queue.claim(100, null), "c");
+      Delivery<byte[]> c3 = find(queue.claim(100, null), "c");
       queue.nack("c", c3.receipt(), Nack.kill("poison thrice"));
       assertThat(afterFlush(() -> queue.dead().purge())).isEqualTo(1);
       assertThat(queue.get("c")).isEmpty();
 
-      Queue configured =
+      Queue<byte[]> configured =
           afterFlush(
               () ->
                   hourglass.configureQueue(
@@ -138,8 +138,8 @@ class NoScriptTest {
       assertThat(configured.settings().maxAttempts()).isEqualTo(7);
 
       QueueStats end = afterFlush(queue::stats);
-      assertThat(end.acked()).isEqualTo(1);
-      assertThat(end.cancelled()).isEqualTo(1);
+      assertThat(end.counters().acked()).isEqualTo(1);
+      assertThat(end.counters().cancelled()).isEqualTo(1);
       assertThat(end.dead()).isZero();
       // left: b, g, h (claimed), d and e (retried); a acked, f cancelled, c purged; nothing else
       // lost
@@ -153,7 +153,7 @@ class NoScriptTest {
   @Test
   void enqueueAllOverSeveralPartitionsWorksAfterAFlush() {
     try (Hourglass hourglass = Hourglass.builder().redisUri(redis.uri()).build()) {
-      Queue queue =
+      Queue<byte[]> queue =
           hourglass.configureQueue("noscript-multi", QueueSettings.builder().partitions(4).build());
       List<JobSpec> specs =
           IntStream.range(0, 200)
@@ -162,7 +162,7 @@ class NoScriptTest {
       List<EnqueueResult> results = afterFlush(() -> queue.enqueueAll(specs));
       assertThat(results).hasSize(200).allMatch(EnqueueResult::created);
       assertThat(afterFlush(queue::stats).ready()).isEqualTo(200);
-      List<Delivery> claimed = new ArrayList<>(afterFlush(() -> queue.claim(1000, null)));
+      List<Delivery<byte[]>> claimed = new ArrayList<>(afterFlush(() -> queue.claim(1000, null)));
       assertThat(claimed).hasSize(200);
     }
   }
@@ -170,7 +170,7 @@ class NoScriptTest {
   @Test
   void aRunningWorkerKeepsDeliveringAcrossFlushes() {
     try (Hourglass hourglass = Hourglass.builder().redisUri(redis.uri()).build()) {
-      Queue queue = hourglass.queue("noscript-worker");
+      Queue<byte[]> queue = hourglass.queue("noscript-worker");
       Set<String> handled = ConcurrentHashMap.newKeySet();
       Worker worker =
           hourglass.worker(
@@ -204,13 +204,13 @@ class NoScriptTest {
       }
       await("every job acked")
           .atMost(RedisProbe.LIVENESS)
-          .until(() -> queue.stats().acked() == 60 && queue.stats().total() == 0);
+          .until(() -> queue.stats().counters().acked() == 60 && queue.stats().total() == 0);
       assertThat(handled).hasSize(60);
       worker.close(Duration.ofSeconds(5));
     }
   }
 
-  private static Delivery find(List<Delivery> deliveries, String id) {
+  private static Delivery find(List<Delivery<byte[]>> deliveries, String id) {
     return deliveries.stream()
         .filter(d -> d.id().equals(id))
         .findFirst()

@@ -28,7 +28,7 @@ class PrefetchTest extends HourglassTestBase {
   @Test
   void aHandlerThatSlowsTenfoldMidBurstLosesNoLeaseAndRunsNoJobTwice() {
     Hourglass h = live();
-    Queue q = h.queue("slowdown");
+    Queue<byte[]> q = h.queue("slowdown");
     int total = 600;
     q.enqueueAll(jobs("s", total));
     Map<String, AtomicInteger> runs = new ConcurrentHashMap<>();
@@ -50,13 +50,13 @@ class PrefetchTest extends HourglassTestBase {
             },
             WorkerOptions.builder().concurrency(4).visibility(Duration.ofSeconds(1)).build());
 
-    await().atMost(Duration.ofSeconds(60)).until(() -> q.stats().acked() == total);
+    await().atMost(Duration.ofSeconds(60)).until(() -> q.stats().counters().acked() == total);
 
     assertThat(runs).hasSize(total);
     assertThat(runs.values()).allMatch(n -> n.get() == 1, "each job ran once");
     QueueStats stats = q.stats();
-    assertThat(stats.retried()).as("no lease lapsed").isZero();
-    assertThat(stats.delivered()).isEqualTo(total);
+    assertThat(stats.counters().retried()).as("no lease lapsed").isZero();
+    assertThat(stats.counters().delivered()).isEqualTo(total);
     assertThat(mostHeld.get())
         .as("the worker prefetched (held far more jobs than its 4 threads)")
         .isGreaterThan(40);
@@ -67,7 +67,7 @@ class PrefetchTest extends HourglassTestBase {
   void slowHandlersHoldFewJobsSoThatAnotherWorkerGetsItsShare() {
     Hourglass first = live();
     Hourglass second = live();
-    Queue q = first.queue("share");
+    Queue<byte[]> q = first.queue("share");
     int total = 60;
     q.enqueueAll(jobs("f", total));
     Map<String, AtomicInteger> byWorker = new ConcurrentHashMap<>();
@@ -85,7 +85,7 @@ class PrefetchTest extends HourglassTestBase {
     Worker a = first.worker("share", slowA, options);
     Worker b = second.worker("share", slowB, options);
 
-    await().atMost(Duration.ofSeconds(60)).until(() -> q.stats().acked() == total);
+    await().atMost(Duration.ofSeconds(60)).until(() -> q.stats().counters().acked() == total);
 
     // A fixed prefetch of 1000 would let the first worker lease all 60 at once.
     assertThat(byWorker.get("a")).hasValueGreaterThanOrEqualTo(10);
@@ -97,7 +97,7 @@ class PrefetchTest extends HourglassTestBase {
   @Test
   void withoutPrefetchAWorkerNeverHoldsMoreJobsThanThreads() {
     Hourglass h = live();
-    Queue q = h.queue("no-prefetch");
+    Queue<byte[]> q = h.queue("no-prefetch");
     q.enqueueAll(jobs("n", 30));
     AtomicInteger mostHeld = new AtomicInteger();
     AtomicInteger mostLeased = new AtomicInteger();
@@ -114,7 +114,7 @@ class PrefetchTest extends HourglassTestBase {
             },
             WorkerOptions.builder().concurrency(3).prefetch(0).maxClaim(50).build());
 
-    await().atMost(Duration.ofSeconds(30)).until(() -> q.stats().acked() == 30);
+    await().atMost(Duration.ofSeconds(30)).until(() -> q.stats().counters().acked() == 30);
 
     assertThat(mostHeld.get()).isBetween(1, 3);
     assertThat(mostLeased.get()).as("leases in Redis").isBetween(1, 3);

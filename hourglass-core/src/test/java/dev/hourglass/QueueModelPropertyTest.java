@@ -147,17 +147,17 @@ class QueueModelPropertyTest {
   @Test
   void aShortenedLeaseComesBackAtItsNewDeadline() {
     try (Hourglass client = manualClient()) {
-      Queue queue = client.queue("shortened-" + queueNumbers.incrementAndGet());
+      Queue<byte[]> queue = client.queue("shortened-" + queueNumbers.incrementAndGet());
       queue.enqueue(JobSpec.builder().id("j").payload("x").maxAttempts(2).build());
-      Delivery delivery = queue.claim(1, LONG_LEASE).get(0);
+      Delivery<byte[]> delivery = queue.claim(1, LONG_LEASE).get(0);
       Instant until = queue.extend("j", delivery.receipt(), SHORT_LEASE);
       Judging.sleepPast(until.toEpochMilli() + 1); // until the new deadline has passed on the clock
 
-      JobInfo lapsed = queue.get("j").orElseThrow();
+      JobInfo<byte[]> lapsed = queue.get("j").orElseThrow();
       assertThat(lapsed.state()).as("get() before any catch-up").isEqualTo(JobState.INFLIGHT);
       assertThat(lapsed.leaseUntil()).contains(until);
       assertThat(queue.promote()).as("expired leases promote() returns to ready").isEqualTo(1);
-      JobInfo job = queue.get("j").orElseThrow();
+      JobInfo<byte[]> job = queue.get("j").orElseThrow();
       assertThat(job.state()).isEqualTo(JobState.READY);
       assertThat(job.attempts()).isEqualTo(1);
       assertThat(job.lastError()).contains("lease expired");
@@ -172,11 +172,11 @@ class QueueModelPropertyTest {
   void loweredDeadRetentionAppliesOnTheNextPromote() {
     try (Hourglass client = manualClient()) {
       String name = "retention-" + queueNumbers.incrementAndGet();
-      Queue queue = client.queue(name);
+      Queue<byte[]> queue = client.queue(name);
       for (String id : List.of("d1", "d2", "d3")) {
         queue.enqueue(JobSpec.builder().id(id).payload(id).build());
       }
-      for (Delivery d : queue.claim(3, LONG_LEASE)) {
+      for (Delivery<byte[]> d : queue.claim(3, LONG_LEASE)) {
         queue.nack(d.id(), d.receipt(), Nack.kill("no"));
       }
       queue.promote();
@@ -197,7 +197,7 @@ class QueueModelPropertyTest {
   @Test
   void theIdOfAJobPastItsTtlIsFreeAtOnce() {
     try (Hourglass client = manualClient()) {
-      Queue queue = client.queue("ttl-id-" + queueNumbers.incrementAndGet());
+      Queue<byte[]> queue = client.queue("ttl-id-" + queueNumbers.incrementAndGet());
       queue.enqueue(JobSpec.builder().id("t").payload("old").ttl(Duration.ofMillis(100)).build());
       Instant expires = queue.get("t").orElseThrow().expiresAt().orElseThrow();
       Judging.sleepPast(expires.toEpochMilli()); // until the ttl has passed on the clock
@@ -209,8 +209,8 @@ class QueueModelPropertyTest {
           .isTrue();
       assertThat(queue.get("t").orElseThrow().payloadAsString()).isEqualTo("new");
       QueueStats stats = queue.stats();
-      assertThat(stats.enqueued()).isEqualTo(2);
-      assertThat(stats.expired()).isEqualTo(1);
+      assertThat(stats.counters().enqueued()).isEqualTo(2);
+      assertThat(stats.counters().expired()).isEqualTo(1);
     }
   }
 
@@ -222,7 +222,7 @@ class QueueModelPropertyTest {
   @Test
   void aNackByBackoffAnswersAsANackWithADelayForAJobPastItsTtl() {
     try (Hourglass client = manualClient()) {
-      Queue queue = client.queue("ttl-nack-" + queueNumbers.incrementAndGet());
+      Queue<byte[]> queue = client.queue("ttl-nack-" + queueNumbers.incrementAndGet());
       for (String id : List.of("by-delay", "by-backoff")) {
         queue.enqueue(
             JobSpec.builder()
@@ -232,7 +232,7 @@ class QueueModelPropertyTest {
                 .ttl(Duration.ofMillis(150))
                 .build());
       }
-      List<Delivery> leased = queue.claim(2, LONG_LEASE);
+      List<Delivery<byte[]>> leased = queue.claim(2, LONG_LEASE);
       assertThat(leased).hasSize(2);
       Instant expires = queue.get("by-backoff").orElseThrow().expiresAt().orElseThrow();
       Judging.sleepPast(expires.toEpochMilli()); // until both ttls have passed on the clock
@@ -251,11 +251,11 @@ class QueueModelPropertyTest {
   @Test
   void promoteCountsALapsedLeaseItReturnsWhileItLoadsASlotList() {
     try (Hourglass client = manualClient()) {
-      Queue queue =
+      Queue<byte[]> queue =
           client.configureQueue(
               "lapsed-and-slot-" + queueNumbers.incrementAndGet(), settings(1, 1000));
       queue.enqueue(JobSpec.builder().id("a").payload("a").maxAttempts(3).build());
-      Delivery lease = queue.claim(1, Duration.ofMillis(250)).get(0);
+      Delivery<byte[]> lease = queue.claim(1, Duration.ofMillis(250)).get(0);
       // Due 900 ms after the lease deadline: in a slot list that starts less than a slot width
       // (the promoter's lookahead) after it, so the pass right after the deadline loads it (and
       // does not count it: it is not due yet).
@@ -266,15 +266,16 @@ class QueueModelPropertyTest {
 
       long moved = queue.promote();
 
-      JobInfo a = queue.get("a").orElseThrow();
+      JobInfo<byte[]> a = queue.get("a").orElseThrow();
       assertThat(a.state()).as("a after the pass").isEqualTo(JobState.READY);
       assertThat(a.attempts()).isEqualTo(1);
       assertThat(moved).as("jobs promote() reports it made ready (the lapsed lease)").isEqualTo(1);
     }
   }
 
-  private static String settle(Queue queue, List<Delivery> leased, String id, Nack nack) {
-    Delivery d = leased.stream().filter(x -> x.id().equals(id)).findFirst().orElseThrow();
+  private static String settle(
+      Queue<byte[]> queue, List<Delivery<byte[]>> leased, String id, Nack nack) {
+    Delivery<byte[]> d = leased.stream().filter(x -> x.id().equals(id)).findFirst().orElseThrow();
     try {
       return queue.nack(id, d.receipt(), nack).dead() ? "dead" : "retried";
     } catch (JobException e) {
@@ -290,7 +291,7 @@ class QueueModelPropertyTest {
     redis.server().flushAll();
     // A fresh queue name per try: the client caches each queue's settings.
     String name = "model-" + queueNumbers.incrementAndGet();
-    Queue queue =
+    Queue<byte[]> queue =
         client.configureQueue(name, settings(scenario.partitions(), scenario.slotWidthMs()));
     Run run = new Run(name, scenario.partitions(), scenario.slotWidthMs(), false, coverage);
     Checker checker = new Checker(scenario.partitions(), backgroundPromoter);
@@ -321,8 +322,8 @@ class QueueModelPropertyTest {
       Hourglass a, Hourglass b, ExecutorService threads, PairScenario scenario, Coverage coverage) {
     redis.server().flushAll();
     String name = "pairs-" + queueNumbers.incrementAndGet();
-    Queue queueA = a.configureQueue(name, settings(1, scenario.slotWidthMs()));
-    Queue queueB = b.queue(name);
+    Queue<byte[]> queueA = a.configureQueue(name, settings(1, scenario.slotWidthMs()));
+    Queue<byte[]> queueB = b.queue(name);
     Run run = new Run(name, 1, scenario.slotWidthMs(), true, coverage);
     Checker checker = new Checker(1, false);
     try {
@@ -386,7 +387,7 @@ class QueueModelPropertyTest {
    * The reads after each step: {@code get} of every id and the dead-letter listing (neither catches
    * up), then, when {@code sweep}, {@code stats()} and {@code dead().count()}.
    */
-  private static void readAll(Run run, Queue queue, Checker checker, boolean sweep) {
+  private static void readAll(Run run, Queue<byte[]> queue, Checker checker, boolean sweep) {
     for (String id : Choices.IDS) {
       checker.observe(Reads.get(run, queue, "A", id, checker.reference()));
     }

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
  */
 class QueueOperationsTest extends HourglassTestBase {
   private static final Duration FAR = Duration.ofHours(1);
-  Queue q;
+  Queue<byte[]> q;
 
   @BeforeEach
   void setUp() {
@@ -27,14 +27,14 @@ class QueueOperationsTest extends HourglassTestBase {
   }
 
   Delivery claimOne() {
-    List<Delivery> got = q.claim(1, null);
+    List<Delivery<byte[]>> got = q.claim(1, null);
     assertThat(got).hasSize(1);
     return got.get(0);
   }
 
   void makeDead(String id) {
     q.enqueue(spec(id).maxAttempts(1).build());
-    Delivery d = claimOne();
+    Delivery<byte[]> d = claimOne();
     assertThat(q.nack(d.id(), d.receipt(), Nack.retry("boom")).dead()).isTrue();
   }
 
@@ -68,28 +68,28 @@ class QueueOperationsTest extends HourglassTestBase {
     q.enqueue(spec("r").runAt(Instant.ofEpochMilli(1)).build());
     q.enqueue(spec("i").runAt(Instant.ofEpochMilli(2)).build());
     // claim "r" first (oldest due), then "i" stays ready; lease "i" as well
-    List<Delivery> leased = q.claim(2, null);
+    List<Delivery<byte[]>> leased = q.claim(2, null);
     assertThat(leased).extracting(Delivery::id).containsExactly("r", "i");
     q.enqueue(job("r2"));
     for (String id : List.of("d", "r", "i", "x", "r2")) {
-      JobInfo before = q.get(id).orElseThrow();
+      JobInfo<byte[]> before = q.get(id).orElseThrow();
       assertThatThrownBy(() -> q.enqueue(spec(id).payload("other").build()))
           .isInstanceOf(DuplicateJobException.class)
           .hasMessageContaining(id);
       EnqueueResult reported = q.enqueueIfAbsent(spec(id).payload("other").build());
       assertThat(reported.duplicate()).isTrue();
       assertThat(reported.state()).isEqualTo(before.state());
-      JobInfo after = q.get(id).orElseThrow();
+      JobInfo<byte[]> after = q.get(id).orElseThrow();
       assertThat(after.payloadAsString()).isEqualTo("payload-" + id);
       assertThat(after.state()).isEqualTo(before.state());
     }
-    assertThat(q.stats().enqueued()).isEqualTo(5);
+    assertThat(q.stats().counters().enqueued()).isEqualTo(5);
   }
 
   @Test
   void idIsReusableAfterAck() {
     q.enqueue(job("a"));
-    Delivery d = claimOne();
+    Delivery<byte[]> d = claimOne();
     q.ack("a", d.receipt());
     assertThat(q.enqueue(job("a")).created()).isTrue();
   }
@@ -153,15 +153,15 @@ class QueueOperationsTest extends HourglassTestBase {
       specs.add(spec(id).delay(Duration.ZERO).build());
     }
     q.enqueueAll(specs);
-    List<Delivery> got = new ArrayList<>(q.claim(200, null));
+    List<Delivery<byte[]>> got = new ArrayList<>(q.claim(200, null));
     got.addAll(q.claim(200, null));
     assertThat(got).hasSize(300);
     assertThat(got).extracting(Delivery::receipt).doesNotHaveDuplicates();
     assertThat(got).allSatisfy(d -> assertThat(d.receipt()).hasSizeLessThanOrEqualTo(64));
-    for (Delivery d : got) {
+    for (Delivery<byte[]> d : got) {
       q.ack(d.id(), d.receipt());
     }
-    assertThat(q.stats().acked()).isEqualTo(300);
+    assertThat(q.stats().counters().acked()).isEqualTo(300);
   }
 
   @Test
@@ -181,15 +181,15 @@ class QueueOperationsTest extends HourglassTestBase {
     q.enqueue(spec("late").runAt(Instant.ofEpochMilli(2000)).build());
     q.enqueue(spec("early").runAt(Instant.ofEpochMilli(1000)).build());
     Instant before = redisNow();
-    List<Delivery> got = q.claim(5, Duration.ofSeconds(10));
+    List<Delivery<byte[]>> got = q.claim(5, Duration.ofSeconds(10));
     Instant after = redisNow();
     assertThat(got).extracting(Delivery::id).containsExactly("early", "late");
-    Delivery d = got.get(0);
+    Delivery<byte[]> d = got.get(0);
     assertThat(d.attempt()).isEqualTo(1);
     assertThat(d.payloadAsString()).isEqualTo("payload-early");
     // Leased for 10 s from the server's now when the claim ran.
     assertThat(d.leaseUntil().minusSeconds(10)).isBetween(before, after);
-    JobInfo info = q.get("early").orElseThrow();
+    JobInfo<byte[]> info = q.get("early").orElseThrow();
     assertThat(info.state()).isEqualTo(JobState.INFLIGHT);
     assertThat(info.leaseUntil()).contains(d.leaseUntil());
     assertThat(q.claim(5, null)).isEmpty();
@@ -198,14 +198,14 @@ class QueueOperationsTest extends HourglassTestBase {
   @Test
   void ackWithStaleOrWrongReceiptIsRefused() {
     q.enqueue(spec("a").visibility(Duration.ofMillis(50)).build());
-    Delivery first = claimOne();
+    Delivery<byte[]> first = claimOne();
     assertThatThrownBy(() -> q.ack("a", "not-the-receipt"))
         .isInstanceOf(StaleReceiptException.class);
     awaitRedisClockPast(first.leaseUntil());
     q.promote(); // lease lapsed: back to ready, attempt counted
     assertThat(q.get("a").orElseThrow().state()).isEqualTo(JobState.READY);
     assertThatThrownBy(() -> q.ack("a", first.receipt())).isInstanceOf(StaleReceiptException.class);
-    Delivery second = claimOne();
+    Delivery<byte[]> second = claimOne();
     assertThat(second.attempt()).isEqualTo(2);
     assertThat(second.lastError()).contains("lease expired");
     assertThatThrownBy(() -> q.ack("a", first.receipt())).isInstanceOf(StaleReceiptException.class);
@@ -217,14 +217,14 @@ class QueueOperationsTest extends HourglassTestBase {
     assertThat(q.get("a")).isEmpty();
     assertThatThrownBy(() -> q.ack("a", second.receipt())).isInstanceOf(JobNotFoundException.class);
     QueueStats s = q.stats();
-    assertThat(s.acked()).isEqualTo(1);
-    assertThat(s.retried()).isEqualTo(1);
+    assertThat(s.counters().acked()).isEqualTo(1);
+    assertThat(s.counters().retried()).isEqualTo(1);
   }
 
   @Test
   void ackBeforeTheSweepOfALapsedLeaseStillCounts() {
     q.enqueue(spec("a").visibility(Duration.ofMillis(20)).build());
-    Delivery d = claimOne();
+    Delivery<byte[]> d = claimOne();
     awaitRedisClockPast(d.leaseUntil());
     q.ack("a", d.receipt()); // nobody else holds it: the only delivery may still finish
     assertThat(q.get("a")).isEmpty();
@@ -242,40 +242,40 @@ class QueueOperationsTest extends HourglassTestBase {
   @Test
   void nackRetriesByBackoffThenDies() {
     q.enqueue(spec("n").maxAttempts(3).backoff(Backoff.fixed(Duration.ofMillis(100))).build());
-    Delivery d1 = claimOne();
+    Delivery<byte[]> d1 = claimOne();
     NackResult r1 = q.nack("n", d1.receipt(), Nack.retry("first failure"));
     assertThat(r1.dead()).isFalse();
-    JobInfo after1 = q.get("n").orElseThrow();
+    JobInfo<byte[]> after1 = q.get("n").orElseThrow();
     assertThat(after1.state()).isEqualTo(JobState.DELAYED);
     assertThat(after1.attempts()).isEqualTo(1);
     assertThat(after1.lastError()).contains("first failure");
     assertThat(Duration.between(d1.dueAt(), after1.runAt())).isPositive();
     assertThat(q.claim(1, null)).isEmpty();
     awaitRedisClockPast(after1.runAt());
-    Delivery d2 = claimOne(); // due by the server clock: no promoter needed
+    Delivery<byte[]> d2 = claimOne(); // due by the server clock: no promoter needed
     assertThat(d2.attempt()).isEqualTo(2);
     assertThat(d2.lastError()).contains("first failure");
     q.nack("n", d2.receipt(), Nack.retryAfter(Duration.ZERO, "second"));
     assertThat(q.get("n").orElseThrow().state()).isEqualTo(JobState.READY);
-    Delivery d3 = claimOne();
+    Delivery<byte[]> d3 = claimOne();
     assertThat(d3.lastAttempt()).isTrue();
     NackResult r3 = q.nack("n", d3.receipt(), Nack.retry("third"));
     assertThat(r3.dead()).isTrue();
-    JobInfo dead = q.get("n").orElseThrow();
+    JobInfo<byte[]> dead = q.get("n").orElseThrow();
     assertThat(dead.state()).isEqualTo(JobState.DEAD);
     assertThat(dead.attempts()).isEqualTo(3);
     assertThat(dead.diedAt()).isPresent();
     assertThat(dead.lastError()).contains("third");
     QueueStats s = q.stats();
-    assertThat(s.retried()).isEqualTo(2);
-    assertThat(s.killed()).isEqualTo(1);
+    assertThat(s.counters().retried()).isEqualTo(2);
+    assertThat(s.counters().dead()).isEqualTo(1);
     assertThat(s.dead()).isEqualTo(1);
   }
 
   @Test
   void nackKillGoesToDeadAtOnce() {
     q.enqueue(spec("k").maxAttempts(10).build());
-    Delivery d = claimOne();
+    Delivery<byte[]> d = claimOne();
     assertThat(q.nack("k", d.receipt(), Nack.kill("poison")).dead()).isTrue();
     assertThat(q.get("k").orElseThrow().state()).isEqualTo(JobState.DEAD);
   }
@@ -283,7 +283,7 @@ class QueueOperationsTest extends HourglassTestBase {
   @Test
   void nackWithExplicitDelayUsesIt() {
     q.enqueue(job("e"));
-    Delivery d = claimOne();
+    Delivery<byte[]> d = claimOne();
     Instant before = redisNow();
     NackResult r = q.nack("e", d.receipt(), Nack.retryAfter(Duration.ofMinutes(10), "later"));
     Instant after = redisNow();
@@ -295,7 +295,7 @@ class QueueOperationsTest extends HourglassTestBase {
   @Test
   void extendPushesTheLeaseAndKeepsTheJob() {
     q.enqueue(spec("x").visibility(Duration.ofMillis(200)).build());
-    Delivery d = claimOne();
+    Delivery<byte[]> d = claimOne();
     Instant until = q.extend("x", d.receipt(), Duration.ofMinutes(5));
     assertThat(until).isAfter(d.leaseUntil().plusSeconds(200));
     awaitRedisClockPast(d.leaseUntil()); // the lease it had before the extension
@@ -309,10 +309,10 @@ class QueueOperationsTest extends HourglassTestBase {
   @Test
   void expiredLeaseOnLastAttemptGoesDead() {
     q.enqueue(spec("l").maxAttempts(1).visibility(Duration.ofMillis(20)).build());
-    Delivery d = claimOne();
+    Delivery<byte[]> d = claimOne();
     awaitRedisClockPast(d.leaseUntil());
     q.promote();
-    JobInfo j = q.get("l").orElseThrow();
+    JobInfo<byte[]> j = q.get("l").orElseThrow();
     assertThat(j.state()).isEqualTo(JobState.DEAD);
     assertThat(j.lastError()).contains("lease expired");
   }
@@ -325,7 +325,7 @@ class QueueOperationsTest extends HourglassTestBase {
     makeDead("x");
     q.enqueue(spec("r").runAt(Instant.ofEpochMilli(1)).build());
     q.enqueue(spec("i").runAt(Instant.ofEpochMilli(2)).build());
-    Delivery leased = q.claim(1, null).get(0);
+    Delivery<byte[]> leased = q.claim(1, null).get(0);
     assertThat(leased.id()).isEqualTo("r");
     // "i" is ready now, "r" inflight
     assertThat(q.cancel("d")).isTrue();
@@ -341,14 +341,14 @@ class QueueOperationsTest extends HourglassTestBase {
       assertThat(q.get(id)).isEmpty();
     }
     QueueStats s = q.stats();
-    assertThat(s.cancelled()).isEqualTo(3);
+    assertThat(s.counters().cancelled()).isEqualTo(3);
     assertThat(s.total()).isEqualTo(1);
     assertThat(s.inflight()).isEqualTo(1);
   }
 
   @Test
   void cancelledSlotResidentJobIsNeverPromotedEvenIfTheIdIsReused() {
-    Queue slotted =
+    Queue<byte[]> slotted =
         manual()
             .configureQueue(
                 "slotted", QueueSettings.builder().slotWidth(Duration.ofMillis(200)).build());
@@ -368,12 +368,12 @@ class QueueOperationsTest extends HourglassTestBase {
   void rescheduleDelayedAndReady() {
     q.enqueue(spec("d").delay(FAR).build());
     q.enqueue(job("r"));
-    JobInfo d = q.reschedule("d", Duration.ZERO);
+    JobInfo<byte[]> d = q.reschedule("d", Duration.ZERO);
     assertThat(d.state()).isEqualTo(JobState.READY);
-    JobInfo r = q.reschedule("r", FAR);
+    JobInfo<byte[]> r = q.reschedule("r", FAR);
     assertThat(r.state()).isEqualTo(JobState.DELAYED);
     assertThat(q.claim(10, null)).extracting(Delivery::id).containsExactly("d");
-    JobInfo abs = q.reschedule("r", Instant.parse("2001-01-01T00:00:00Z"));
+    JobInfo<byte[]> abs = q.reschedule("r", Instant.parse("2001-01-01T00:00:00Z"));
     assertThat(abs.state()).isEqualTo(JobState.READY);
     assertThat(abs.runAt()).isEqualTo(Instant.parse("2001-01-01T00:00:00Z"));
   }
@@ -394,7 +394,7 @@ class QueueOperationsTest extends HourglassTestBase {
 
   @Test
   void rescheduledSlotJobIsDeliveredOnceAtTheNewTime() {
-    Queue slotted =
+    Queue<byte[]> slotted =
         manual()
             .configureQueue(
                 "slotted2", QueueSettings.builder().slotWidth(Duration.ofMillis(200)).build());
@@ -422,8 +422,8 @@ class QueueOperationsTest extends HourglassTestBase {
             .visibility(Duration.ofSeconds(45))
             .ttl(Duration.ofDays(2))
             .build());
-    JobInfo j = q.get("g").orElseThrow();
-    assertThat(j.payload()).containsExactly(0, 1, 2, 255);
+    JobInfo<byte[]> j = q.get("g").orElseThrow();
+    assertThat(j.payload().bytes()).containsExactly(0, 1, 2, 255);
     assertThat(j.maxAttempts()).isEqualTo(7);
     assertThat(j.attempts()).isZero();
     assertThat(j.visibility()).isEqualTo(Duration.ofSeconds(45));
@@ -450,7 +450,7 @@ class QueueOperationsTest extends HourglassTestBase {
     q.promote();
     assertThat(q.claim(10, null)).extracting(Delivery::id).containsExactly("keep");
     QueueStats s = q.stats();
-    assertThat(s.expired()).isEqualTo(2);
+    assertThat(s.counters().expired()).isEqualTo(2);
     assertThat(s.total()).isEqualTo(1);
   }
 
@@ -458,7 +458,7 @@ class QueueOperationsTest extends HourglassTestBase {
   void ttlDropsAnInflightJob() {
     q.enqueue(spec("i").ttl(Duration.ofMillis(100)).build());
     Instant expires = q.get("i").orElseThrow().expiresAt().orElseThrow();
-    Delivery d = claimOne();
+    Delivery<byte[]> d = claimOne();
     awaitRedisClockPast(expires);
     q.promote();
     assertThat(q.get("i")).isEmpty();
@@ -476,7 +476,7 @@ class QueueOperationsTest extends HourglassTestBase {
     String cursor = null;
     int pages = 0;
     do {
-      DeadPage page = q.dead().list(cursor, 10);
+      DeadPage<byte[]> page = q.dead().list(cursor, 10);
       page.jobs()
           .forEach(
               j -> {
@@ -491,7 +491,7 @@ class QueueOperationsTest extends HourglassTestBase {
     assertThat(pages).isBetween(3, 4);
 
     q.dead().requeue("dead3");
-    JobInfo requeued = q.get("dead3").orElseThrow();
+    JobInfo<byte[]> requeued = q.get("dead3").orElseThrow();
     assertThat(requeued.state()).isEqualTo(JobState.READY);
     assertThat(requeued.attempts()).isZero();
     assertThat(requeued.lastError()).contains("boom");
@@ -500,7 +500,7 @@ class QueueOperationsTest extends HourglassTestBase {
 
     assertThat(q.dead().requeueAll()).isEqualTo(24);
     assertThat(q.stats().ready()).isEqualTo(25);
-    for (Delivery d : q.claim(100, null)) {
+    for (Delivery<byte[]> d : q.claim(100, null)) {
       q.nack(d.id(), d.receipt(), Nack.kill("again"));
     }
     assertThat(q.dead().count()).isEqualTo(25);
@@ -511,18 +511,18 @@ class QueueOperationsTest extends HourglassTestBase {
 
   @Test
   void deadRetentionByCountAndAge() {
-    Queue r =
+    Queue<byte[]> r =
         manual()
             .configureQueue(
                 "retained",
                 QueueSettings.builder().deadMaxCount(3).deadMaxAge(Duration.ofMillis(300)).build());
     for (int i = 0; i < 5; i++) {
       r.enqueue(spec("r" + i).maxAttempts(1).build());
-      Delivery d = r.claim(1, null).get(0);
+      Delivery<byte[]> d = r.claim(1, null).get(0);
       r.nack(d.id(), d.receipt(), Nack.retry("x"));
     }
     r.promote();
-    List<JobInfo> kept = r.dead().list(null, 10).jobs();
+    List<JobInfo<byte[]>> kept = r.dead().list(null, 10).jobs();
     assertThat(kept).extracting(JobInfo::id).containsExactly("r2", "r3", "r4");
     Instant lastDeath =
         kept.stream().map(j -> j.diedAt().orElseThrow()).max(Instant::compareTo).get();
@@ -546,24 +546,24 @@ class QueueOperationsTest extends HourglassTestBase {
   @Test
   void statsCountEveryStateAndQueuesAreListed() {
     Hourglass h = manual();
-    Queue s = h.queue("stats");
+    Queue<byte[]> s = h.queue("stats");
     s.enqueue(spec("d").delay(FAR).build());
     s.enqueue(job("r"));
     s.enqueue(job("i"));
     s.enqueue(spec("x").maxAttempts(1).build());
-    List<Delivery> got = s.claim(3, null);
-    Delivery x = got.stream().filter(d -> d.id().equals("x")).findFirst().orElseThrow();
+    List<Delivery<byte[]>> got = s.claim(3, null);
+    Delivery<byte[]> x = got.stream().filter(d -> d.id().equals("x")).findFirst().orElseThrow();
     s.nack("x", x.receipt(), Nack.retry("e"));
-    Delivery r = got.stream().filter(d -> d.id().equals("r")).findFirst().orElseThrow();
+    Delivery<byte[]> r = got.stream().filter(d -> d.id().equals("r")).findFirst().orElseThrow();
     s.ack("r", r.receipt());
     QueueStats st = s.stats();
     assertThat(st.delayed()).isEqualTo(1);
     assertThat(st.ready()).isZero();
     assertThat(st.inflight()).isEqualTo(1);
     assertThat(st.dead()).isEqualTo(1);
-    assertThat(st.enqueued()).isEqualTo(4);
-    assertThat(st.acked()).isEqualTo(1);
-    assertThat(st.killed()).isEqualTo(1);
+    assertThat(st.counters().enqueued()).isEqualTo(4);
+    assertThat(st.counters().acked()).isEqualTo(1);
+    assertThat(st.counters().dead()).isEqualTo(1);
     h.queue("another").enqueue(job("a"));
     assertThat(h.queueNames()).containsExactly("another", "stats"); // "ops" was never used
   }
@@ -571,7 +571,8 @@ class QueueOperationsTest extends HourglassTestBase {
   @Test
   void partitionedQueueSpreadsJobsAndStillFindsThemById() {
     Hourglass h = manual();
-    Queue p = h.configureQueue("wide", QueueSettings.builder().partitions(4).pools(4).build());
+    Queue<byte[]> p =
+        h.configureQueue("wide", QueueSettings.builder().partitions(4).pools(4).build());
     for (int i = 0; i < 40; i++) {
       p.enqueue(job("w" + i));
     }
@@ -584,15 +585,15 @@ class QueueOperationsTest extends HourglassTestBase {
             .filter(l -> l.contains("near"))
             .count();
     assertThat(distinctTags).isGreaterThan(1);
-    List<Delivery> all = new ArrayList<>();
+    List<Delivery<byte[]>> all = new ArrayList<>();
     for (int i = 0; i < 10 && all.size() < 40; i++) {
       all.addAll(p.claim(40 - all.size(), null));
     }
     assertThat(all).extracting(Delivery::id).hasSize(40).doesNotHaveDuplicates();
-    for (Delivery d : all) {
+    for (Delivery<byte[]> d : all) {
       p.ack(d.id(), d.receipt());
     }
-    assertThat(p.stats().acked()).isEqualTo(40);
+    assertThat(p.stats().counters().acked()).isEqualTo(40);
     assertThat(p.stats().partitions()).isEqualTo(4);
   }
 
@@ -604,7 +605,7 @@ class QueueOperationsTest extends HourglassTestBase {
             () -> h.configureQueue("fixed", QueueSettings.builder().partitions(3).build()))
         .isInstanceOf(InvalidArgumentException.class)
         .hasMessageContaining("partitions");
-    Queue updated =
+    Queue<byte[]> updated =
         h.configureQueue("fixed", QueueSettings.builder().partitions(2).maxAttempts(9).build());
     assertThat(updated.settings().maxAttempts()).isEqualTo(9);
     assertThat(updated.enqueue(job("f")).created()).isTrue();

@@ -87,7 +87,7 @@ class QueueSettingsAttributesTest extends HourglassTestBase {
             .attribute("note", "ünïcødé and spaces, = signs; 日本")
             .attribute("empty", "")
             .build();
-    Queue q = manual().configureQueue("attrs", wanted);
+    Queue<byte[]> q = manual().configureQueue("attrs", wanted);
 
     assertThat(q.settings().attributes())
         .containsExactlyEntriesOf(
@@ -112,7 +112,7 @@ class QueueSettingsAttributesTest extends HourglassTestBase {
 
   @Test
   void settingsReadsRedisFreshSoAnotherClientsChangeShowsAtOnce() {
-    Queue mine = manual().configureQueue("fresh", QueueSettings.builder().build());
+    Queue<byte[]> mine = manual().configureQueue("fresh", QueueSettings.builder().build());
     assertThat(mine.settings().attributes()).isEmpty();
 
     manual()
@@ -128,7 +128,7 @@ class QueueSettingsAttributesTest extends HourglassTestBase {
     Hourglass h = manual();
     h.configureQueue(
         "upd", QueueSettings.builder().attribute("a", "1").attribute("b", "2").build());
-    Queue q =
+    Queue<byte[]> q =
         h.configureQueue(
             "upd", QueueSettings.builder().attribute("b", "20").attribute("c", "30").build());
     assertThat(q.settings().attributes())
@@ -173,41 +173,42 @@ class QueueSettingsAttributesTest extends HourglassTestBase {
 
   @Test
   void deliveredCountsEveryDelivery() {
-    Queue q = manual().queue("delivered");
+    Queue<byte[]> q = manual().queue("delivered");
     q.enqueue(job("d"));
-    assertThat(q.stats().delivered()).isZero();
+    assertThat(q.stats().counters().delivered()).isZero();
 
-    Delivery first = q.claim(1, null).get(0);
-    assertThat(q.stats().delivered()).isEqualTo(1);
+    Delivery<byte[]> first = q.claim(1, null).get(0);
+    assertThat(q.stats().counters().delivered()).isEqualTo(1);
     q.nack(first.id(), first.receipt(), Nack.retryAfter(Duration.ZERO, "again"));
-    assertThat(q.stats().delivered()).isEqualTo(1);
+    assertThat(q.stats().counters().delivered()).isEqualTo(1);
 
-    Delivery second = q.claim(1, null).get(0);
+    Delivery<byte[]> second = q.claim(1, null).get(0);
     assertThat(second.attempt()).isEqualTo(2);
     QueueStats s = q.stats();
-    assertThat(s.delivered()).isEqualTo(2);
-    assertThat(s.retried()).isEqualTo(1);
+    assertThat(s.counters().delivered()).isEqualTo(2);
+    assertThat(s.counters().retried()).isEqualTo(1);
 
     q.ack(second.id(), second.receipt());
-    assertThat(q.stats().delivered()).isEqualTo(2);
-    assertThat(q.stats().acked()).isEqualTo(1);
+    assertThat(q.stats().counters().delivered()).isEqualTo(2);
+    assertThat(q.stats().counters().acked()).isEqualTo(1);
     assertThat(q.claim(1, null)).isEmpty();
-    assertThat(q.stats().delivered()).as("an empty claim delivers nothing").isEqualTo(2);
+    assertThat(q.stats().counters().delivered()).as("an empty claim delivers nothing").isEqualTo(2);
   }
 
   @Test
   void deliveredSumsOverPartitions() {
-    Queue q = manual().configureQueue("delivered-p", QueueSettings.builder().partitions(4).build());
+    Queue<byte[]> q =
+        manual().configureQueue("delivered-p", QueueSettings.builder().partitions(4).build());
     for (int i = 0; i < 12; i++) {
       q.enqueue(job("j" + i));
     }
     int claimed = 0;
     while (claimed < 12) {
-      List<Delivery> got = q.claim(5, null);
+      List<Delivery<byte[]>> got = q.claim(5, null);
       assertThat(got).isNotEmpty();
       claimed += got.size();
     }
-    assertThat(q.stats().delivered()).isEqualTo(12);
+    assertThat(q.stats().counters().delivered()).isEqualTo(12);
   }
 
   // ---- scriptListener ----
@@ -222,9 +223,9 @@ class QueueSettingsAttributesTest extends HourglassTestBase {
             b ->
                 b.backgroundPromoter(false)
                     .scriptListener((s, d, f) -> calls.add(new Call(s, d, f))));
-    Queue q = h.queue("listened");
+    Queue<byte[]> q = h.queue("listened");
     q.enqueue(job("a"));
-    Delivery d = q.claim(1, null).get(0);
+    Delivery<byte[]> d = q.claim(1, null).get(0);
     q.ack(d.id(), d.receipt());
     q.stats();
 
@@ -253,7 +254,7 @@ class QueueSettingsAttributesTest extends HourglassTestBase {
                         (s, d, f) -> {
                           throw new IllegalStateException("listener bug");
                         }));
-    Queue q = h.queue("bad-listener");
+    Queue<byte[]> q = h.queue("bad-listener");
     q.enqueue(job("a"));
     assertThat(q.claim(1, null)).hasSize(1);
   }
@@ -268,7 +269,7 @@ class QueueSettingsAttributesTest extends HourglassTestBase {
                     .commandTimeout(Duration.ofSeconds(1))
                     .connectTimeout(Duration.ofSeconds(1))
                     .scriptListener((s, d, f) -> calls.add(new Call(s, d, f))));
-    Queue q = h.queue("down");
+    Queue<byte[]> q = h.queue("down");
     q.enqueue(job("before"));
     RedisServer server = redis.server();
     server.stop();

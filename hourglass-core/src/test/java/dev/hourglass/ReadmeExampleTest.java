@@ -26,7 +26,7 @@ class ReadmeExampleTest extends HourglassTestBase {
             ".delay(Duration.ofMinutes(30))", "hourglass.worker(\"orders\", job -> closeOrder");
 
     try (Hourglass hourglass = Hourglass.builder().redisUri(redis.uri()).build()) {
-      Queue orders = hourglass.queue("orders");
+      Queue<byte[]> orders = hourglass.queue("orders");
       orders.enqueue(
           JobSpec.builder()
               .id("close-order-42") // optional; a second live job with this id is refused
@@ -42,7 +42,7 @@ class ReadmeExampleTest extends HourglassTestBase {
       // Not in the README: bring the job forward so the test need not wait 30 minutes.
       orders.reschedule("close-order-42", Duration.ofMillis(100));
       await().atMost(RedisProbe.LIVENESS).until(() -> closed.contains("{\"order\":42}"));
-      await().atMost(RedisProbe.LIVENESS).until(() -> orders.stats().acked() == 1);
+      await().atMost(RedisProbe.LIVENESS).until(() -> orders.stats().counters().acked() == 1);
     }
   }
 }

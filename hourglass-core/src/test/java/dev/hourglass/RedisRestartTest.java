@@ -57,7 +57,7 @@ class RedisRestartTest {
             .commandTimeout(COMMAND_TIMEOUT)
             .connectTimeout(Duration.ofSeconds(1))
             .build()) {
-      Queue queue = hourglass.queue(queueName);
+      Queue<byte[]> queue = hourglass.queue(queueName);
       Set<String> handled = ConcurrentHashMap.newKeySet();
       Worker worker =
           hourglass.worker(
@@ -127,7 +127,7 @@ class RedisRestartTest {
 
   /** Enqueues jobs with explicit ids, some due now, some with 0-500 ms delay, until stopped. */
   private static final class Producer implements Runnable {
-    final Queue queue;
+    final Queue<byte[]> queue;
     final Set<String> succeeded = ConcurrentHashMap.newKeySet();
     final Set<String> unknown = ConcurrentHashMap.newKeySet();
     final ConcurrentLinkedQueue<Throwable> unexpected = new ConcurrentLinkedQueue<>();
@@ -136,7 +136,7 @@ class RedisRestartTest {
     volatile boolean stop;
     private int seq;
 
-    Producer(Queue queue) {
+    Producer(Queue<byte[]> queue) {
       this.queue = queue;
     }
 

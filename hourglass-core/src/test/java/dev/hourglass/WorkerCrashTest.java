@@ -44,7 +44,7 @@ class WorkerCrashTest {
   void sigkilledWorkerLosesNoJobAndItsLeasedJobsComeBack() throws Exception {
     List<String> ids = IntStream.range(0, JOBS).mapToObj(i -> "job-" + i).toList();
     try (Hourglass hourglass = Hourglass.builder().redisUri(redis.uri()).build()) {
-      Queue queue = hourglass.queue(QUEUE);
+      Queue<byte[]> queue = hourglass.queue(QUEUE);
       List<EnqueueResult> enqueued =
           queue.enqueueAll(
               ids.stream().map(id -> JobSpec.builder().id(id).payload(id).build()).toList());
@@ -84,40 +84,42 @@ class WorkerCrashTest {
       // With prefetch a handler thread starts its next job without waiting for the last one's ack,
       // so how many acks were still on their way at the kill depends on timing; exactly those jobs
       // are handled twice (checked below).
-      assertThat(atKill.acked()).as("acks happen after DONE").isLessThanOrEqualTo(childDone.size());
+      assertThat(atKill.counters().acked())
+          .as("acks happen after DONE")
+          .isLessThanOrEqualTo(childDone.size());
       assertThat(atKill.inflight()).as("the dead child still holds leases").isPositive();
       assertThat(inFlightAtKill).as("handlers were running at the kill").isNotEmpty();
-      assertThat(atKill.total()).isEqualTo(JOBS - atKill.acked());
+      assertThat(atKill.total()).isEqualTo(JOBS - atKill.counters().acked());
 
       // --- a worker in this JVM finishes the rest ---
-      ConcurrentLinkedQueue<Delivery> survivorDeliveries = new ConcurrentLinkedQueue<>();
+      ConcurrentLinkedQueue<Job<byte[]>> survivorDeliveries = new ConcurrentLinkedQueue<>();
       Worker survivor =
           hourglass.worker(
               QUEUE,
-              survivorDeliveries::add,
+              job -> survivorDeliveries.add(job),
               WorkerOptions.builder().concurrency(8).visibility(Duration.ofSeconds(10)).build());
       try {
         await("every job acked")
             .atMost(RedisProbe.LIVENESS)
-            .until(() -> queue.stats().acked() == JOBS && queue.stats().total() == 0);
+            .until(() -> queue.stats().counters().acked() == JOBS && queue.stats().total() == 0);
       } finally {
         survivor.close(Duration.ofSeconds(5));
       }
 
       QueueStats end = queue.stats();
-      assertThat(end.enqueued()).isEqualTo(JOBS);
-      assertThat(end.acked()).as("each job acked exactly once").isEqualTo(JOBS);
+      assertThat(end.counters().enqueued()).isEqualTo(JOBS);
+      assertThat(end.counters().acked()).as("each job acked exactly once").isEqualTo(JOBS);
       assertThat(end.delayed()).isZero();
       assertThat(end.ready()).isZero();
       assertThat(end.inflight()).isZero();
       assertThat(end.dead()).isZero();
-      assertThat(end.killed()).isZero();
-      assertThat(end.retried())
+      assertThat(end.counters().dead()).isZero();
+      assertThat(end.counters().retried())
           .as("lapsed leases were counted as retries")
           .isGreaterThanOrEqualTo(inFlightAtKill.size());
 
       Map<String, List<Integer>> survivorAttempts = new HashMap<>();
-      for (Delivery d : survivorDeliveries) {
+      for (Job<byte[]> d : survivorDeliveries) {
         survivorAttempts.computeIfAbsent(d.id(), k -> new ArrayList<>()).add(d.attempt());
       }
       assertThat(survivorAttempts.values())
@@ -145,7 +147,7 @@ class WorkerCrashTest {
       Set<String> firstAttemptsBySurvivor =
           survivorDeliveries.stream()
               .filter(d -> d.attempt() == 1)
-              .map(Delivery::id)
+              .map(Job::id)
               .collect(Collectors.toSet());
       assertThat(firstAttemptsBySurvivor)
           .as("a job the child had claimed never comes back as a first attempt")
@@ -155,13 +157,13 @@ class WorkerCrashTest {
       doneTwice.retainAll(survivorAttempts.keySet());
       assertThat(doneTwice)
           .as("only jobs finished but not yet acked at the kill are handled twice")
-          .hasSize((int) (childDone.size() - atKill.acked()));
+          .hasSize((int) (childDone.size() - atKill.counters().acked()));
       System.out.printf(
           "crash summary: child started %d, done %d, acked at kill %d, in handlers at kill %d, inflight at kill %d,"
               + " survivor deliveries %d (attempt>=2: %d), done twice %d%n",
           childStarted.size(),
           childDone.size(),
-          atKill.acked(),
+          atKill.counters().acked(),
           inFlightAtKill.size(),
           atKill.inflight(),
           survivorDeliveries.size(),

@@ -25,7 +25,7 @@ class WorkerTest extends HourglassTestBase {
   @Test
   void acksOnReturnNacksOnExceptionKillsOnKillJob() {
     Hourglass h = live();
-    Queue q = h.queue("work");
+    Queue<byte[]> q = h.queue("work");
     Map<String, List<Integer>> attempts = new ConcurrentHashMap<>();
     q.enqueue(job("ok"));
     q.enqueue(spec("flaky").backoff(Backoff.fixed(Duration.ofMillis(50))).build());
@@ -47,7 +47,9 @@ class WorkerTest extends HourglassTestBase {
                 default -> {}
               }
             });
-    await().atMost(LIVENESS).until(() -> q.stats().acked() == 2 && q.stats().dead() == 2);
+    await()
+        .atMost(LIVENESS)
+        .until(() -> q.stats().counters().acked() == 2 && q.stats().dead() == 2);
     assertThat(attempts.get("ok")).containsExactly(1);
     assertThat(attempts.get("flaky")).containsExactly(1, 2, 3);
     assertThat(attempts.get("poison")).containsExactly(1);
@@ -62,16 +64,18 @@ class WorkerTest extends HourglassTestBase {
   @Test
   void theLastErrorIsOneLineOfTheExceptionAndItsCausesAtMost1000Characters() {
     Hourglass h = live();
-    Queue q = h.queue("errors");
+    Queue<byte[]> q = h.queue("errors");
     q.enqueue(spec("chained").maxAttempts(1).build());
     q.enqueue(spec("long").maxAttempts(1).build());
     q.enqueue(spec("retried").maxAttempts(2).backoff(Backoff.fixed(Duration.ZERO)).build());
-    Map<String, List<Delivery>> deliveries = new ConcurrentHashMap<>();
+    Map<String, List<Delivery<byte[]>>> deliveries = new ConcurrentHashMap<>();
     Worker w =
         h.worker(
             "errors",
             job -> {
-              deliveries.computeIfAbsent(job.id(), k -> new CopyOnWriteArrayList<>()).add(job);
+              deliveries
+                  .computeIfAbsent(job.id(), k -> new CopyOnWriteArrayList<>())
+                  .add(job.delivery());
               switch (job.id()) {
                 case "chained" ->
                     throw new IllegalStateException(
@@ -86,7 +90,9 @@ class WorkerTest extends HourglassTestBase {
                 default -> {}
               }
             });
-    await().atMost(LIVENESS).until(() -> q.stats().dead() == 2 && q.stats().acked() == 1);
+    await()
+        .atMost(LIVENESS)
+        .until(() -> q.stats().dead() == 2 && q.stats().counters().acked() == 1);
 
     assertThat(q.get("chained").orElseThrow().lastError())
         .hasValue(
@@ -106,7 +112,7 @@ class WorkerTest extends HourglassTestBase {
   @Test
   void neverClaimsAJobItHasNoFreeHandlerFor() throws Exception {
     Hourglass h = live();
-    Queue q = h.queue("bounded");
+    Queue<byte[]> q = h.queue("bounded");
     for (int i = 0; i < 30; i++) {
       q.enqueue(job("b" + i));
     }
@@ -133,7 +139,7 @@ class WorkerTest extends HourglassTestBase {
             },
             WorkerOptions.builder().concurrency(3).prefetch(0).maxClaim(50).build());
     self.complete(w);
-    await().atMost(LIVENESS).until(() -> q.stats().acked() == 30);
+    await().atMost(LIVENESS).until(() -> q.stats().counters().acked() == 30);
     assertThat(maxRunning.get()).isEqualTo(3);
     assertThat(maxHeld.get()).as("jobs the worker held at once").isEqualTo(3);
     assertThat(maxLeases.get()).as("leases in Redis at once").isLessThanOrEqualTo(3);
@@ -144,7 +150,7 @@ class WorkerTest extends HourglassTestBase {
   void prefetchHoldsOneJobPerThreadUntilAHandlerFinishesAndCloseHandsBackTheUnstarted()
       throws Exception {
     Hourglass h = live();
-    Queue q = h.queue("prefetch");
+    Queue<byte[]> q = h.queue("prefetch");
     for (int i = 0; i < 20; i++) {
       q.enqueue(job("p" + i));
     }
@@ -184,11 +190,11 @@ class WorkerTest extends HourglassTestBase {
 
     QueueStats after = q.stats();
     assertThat(started).as("no prefetched job started after close").hasSize(2);
-    assertThat(after.acked()).isEqualTo(2);
+    assertThat(after.counters().acked()).isEqualTo(2);
     assertThat(after.inflight()).as("prefetched leases handed back, not left to lapse").isZero();
     assertThat(after.ready()).isEqualTo(18);
-    assertThat(after.retried()).isZero();
-    assertThat(after.delivered()).isEqualTo(4);
+    assertThat(after.counters().retried()).isZero();
+    assertThat(after.counters().delivered()).isEqualTo(4);
     for (int i = 0; i < 20; i++) {
       String id = "p" + i;
       if (!started.contains(id)) {
@@ -203,7 +209,7 @@ class WorkerTest extends HourglassTestBase {
     // lease (from the claim) would end 800 ms into its run, before a first extension half a
     // visibility after its start; it must come from the claim on.
     Hourglass h = live();
-    Queue q = h.queue("prefetch-lease");
+    Queue<byte[]> q = h.queue("prefetch-lease");
     q.enqueueAll(List.of(job("a"), job("b")));
     Map<String, List<Integer>> runs = new ConcurrentHashMap<>();
     Worker w =
@@ -227,20 +233,20 @@ class WorkerTest extends HourglassTestBase {
   void aPrefetchedJobWhoseLeaseRanOutWhileWaitingIsNotStarted() {
     // Without autoExtend, B's 1 s lease runs out while A holds the only thread: B must not run on
     // that lapsed delivery; it comes back by lease and runs once, as attempt 2.
-    Queue q = runAWhileBWaitsPastItsLease("prefetch-lapse", false);
+    Queue<byte[]> q = runAWhileBWaitsPastItsLease("prefetch-lapse", false);
     QueueStats s = q.stats();
-    assertThat(s.delivered()).as("a once, b twice").isEqualTo(3);
-    assertThat(s.retried()).as("b's lapsed lease").isEqualTo(1);
+    assertThat(s.counters().delivered()).as("a once, b twice").isEqualTo(3);
+    assertThat(s.counters().retried()).as("b's lapsed lease").isEqualTo(1);
   }
 
   @Test
   void aPrefetchedJobWaitingPastItsFirstLeaseKeepsItByAutoExtension() {
     // With autoExtend, the lease of a job waiting for a thread is kept like a running one's: B
     // waits past the end of its first lease and still runs once, as attempt 1.
-    Queue q = runAWhileBWaitsPastItsLease("prefetch-kept", true);
+    Queue<byte[]> q = runAWhileBWaitsPastItsLease("prefetch-kept", true);
     QueueStats s = q.stats();
-    assertThat(s.delivered()).as("each once").isEqualTo(2);
-    assertThat(s.retried()).isZero();
+    assertThat(s.counters().delivered()).as("each once").isEqualTo(2);
+    assertThat(s.counters().retried()).isZero();
   }
 
   /**
@@ -251,7 +257,7 @@ class WorkerTest extends HourglassTestBase {
    */
   private Queue runAWhileBWaitsPastItsLease(String queue, boolean autoExtend) {
     Hourglass h = live();
-    Queue q = h.queue(queue);
+    Queue<byte[]> q = h.queue(queue);
     q.enqueueAll(
         List.of(
             spec("a").visibility(Duration.ofSeconds(30)).build(),
@@ -264,7 +270,7 @@ class WorkerTest extends HourglassTestBase {
             job -> {
               recordAttempt(runs, job);
               if (job.id().equals("a")) {
-                JobInfo b = q.get("b").orElseThrow();
+                JobInfo<byte[]> b = q.get("b").orElseThrow();
                 bHeldWhenAStarted.add(b.state() == JobState.INFLIGHT ? 1 : 0);
                 awaitRedisClockPast(b.leaseUntil().orElse(Instant.EPOCH));
               }
@@ -283,7 +289,7 @@ class WorkerTest extends HourglassTestBase {
   @Test
   void longJobKeepsItsLeaseByAutoExtension() {
     Hourglass h = live();
-    Queue q = h.queue("long");
+    Queue<byte[]> q = h.queue("long");
     q.enqueue(spec("slow").visibility(Duration.ofMillis(300)).build());
     Map<String, List<Integer>> runs = new ConcurrentHashMap<>();
     Worker w =
@@ -304,7 +310,7 @@ class WorkerTest extends HourglassTestBase {
     // lease) starts first and arms it 2 s out; "short" (300 ms lease) starts 300 ms later and needs
     // its first extension 150 ms into its run, long before that timer. Both run 1500 ms.
     Hourglass h = live();
-    Queue q = h.queue("mixed-leases");
+    Queue<byte[]> q = h.queue("mixed-leases");
     q.enqueue(spec("long").visibility(Duration.ofSeconds(4)).build());
     q.enqueue(
         spec("short").visibility(Duration.ofMillis(300)).delay(Duration.ofMillis(300)).build());
@@ -328,7 +334,7 @@ class WorkerTest extends HourglassTestBase {
     // structure that makes it small: every idle worker's claim loop sits in one BLPOP on its own
     // connection, and that connection sends nothing else while it waits (CLIENT LIST idle).
     Hourglass h = live();
-    Queue q = h.queue("idle");
+    Queue<byte[]> q = h.queue("idle");
     q.enqueue(job("warm"));
     Set<String> seen = ConcurrentHashMap.newKeySet();
     for (int i = 0; i < 10; i++) {
@@ -349,7 +355,7 @@ class WorkerTest extends HourglassTestBase {
     // The worker's idle wait (60 s) is longer than the test waits: the job can only arrive through
     // the wake-up the promoter sends when it falls due.
     Hourglass h = live();
-    Queue q = h.queue("soon");
+    Queue<byte[]> q = h.queue("soon");
     List<Long> arrivals = new CopyOnWriteArrayList<>();
     h.worker(
         "soon",
@@ -365,30 +371,30 @@ class WorkerTest extends HourglassTestBase {
   }
 
   /** Waits until {@code n} jobs are acked and nothing is left: no delivery can follow. */
-  private static void awaitAllSettled(Queue q, int n) {
+  private static void awaitAllSettled(Queue<byte[]> q, int n) {
     await()
         .atMost(LIVENESS)
         .until(
             () -> {
               QueueStats s = q.stats();
-              return s.acked() == n && s.total() == 0;
+              return s.counters().acked() == n && s.total() == 0;
             });
   }
 
   /** Each job ran once, as attempt 1, and Redis delivered it once. */
   private static void assertDeliveredOnceEach(
-      Queue q, Map<String, List<Integer>> runs, String... ids) {
+      Queue<byte[]> q, Map<String, List<Integer>> runs, String... ids) {
     assertThat(runs).hasSize(ids.length);
     for (String id : ids) {
       assertThat(runs.get(id)).as("attempts of %s", id).containsExactly(1);
     }
     QueueStats s = q.stats();
-    assertThat(s.delivered()).isEqualTo(ids.length);
-    assertThat(s.retried()).isZero();
+    assertThat(s.counters().delivered()).isEqualTo(ids.length);
+    assertThat(s.counters().retried()).isZero();
   }
 
   /** Notes a delivery's attempt number under its job id; safe from several handler threads. */
-  private static void recordAttempt(Map<String, List<Integer>> attempts, Delivery job) {
+  private static void recordAttempt(Map<String, List<Integer>> attempts, Job<byte[]> job) {
     attempts.computeIfAbsent(job.id(), k -> new CopyOnWriteArrayList<>()).add(job.attempt());
   }
 }

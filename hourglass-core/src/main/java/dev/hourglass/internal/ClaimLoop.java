@@ -103,7 +103,7 @@ final class ClaimLoop implements Runnable {
    * worker, return the unused capacity, and note when ready ran dry so the loop blocks for a
    * wake-up instead of claiming again.
    */
-  private void claimed(int slots, List<Delivery> got, Throwable error) {
+  private void claimed(int slots, List<Delivery<byte[]>> got, Throwable error) {
     try {
       if (error != null) {
         failure = Failures.translate(error); // before freeing capacity, as with drained below

@@ -48,7 +48,7 @@ final class ClaimWaiters {
   }
 
   /** One long-poll claim; see {@link dev.hourglass.Queue#claimAsync(int, Duration, Duration)}. */
-  CompletableFuture<List<Delivery>> claim(int max, Duration visibility, Duration wait) {
+  CompletableFuture<List<Delivery<byte[]>>> claim(int max, Duration visibility, Duration wait) {
     startWatchers();
     Waiter w = new Waiter(max, visibility, System.nanoTime() + wait.toNanos());
     synchronized (lock) {
@@ -95,9 +95,9 @@ final class ClaimWaiters {
   }
 
   /** Completes the waiter; jobs leased for a caller that gave up meanwhile go straight back. */
-  private void deliver(Waiter w, List<Delivery> got) {
+  private void deliver(Waiter w, List<Delivery<byte[]>> got) {
     if (!w.result.complete(got)) {
-      for (Delivery d : got) {
+      for (Delivery<byte[]> d : got) {
         queue.settlements.release(d.id(), d.receipt());
       }
     }
@@ -192,7 +192,7 @@ final class ClaimWaiters {
   }
 
   private static final class Waiter {
-    final CompletableFuture<List<Delivery>> result = new CompletableFuture<>();
+    final CompletableFuture<List<Delivery<byte[]>>> result = new CompletableFuture<>();
     final int max;
     final Duration visibility;
     final long deadlineNanos;

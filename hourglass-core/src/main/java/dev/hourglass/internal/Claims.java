@@ -1,8 +1,10 @@
 package dev.hourglass.internal;
 
 import dev.hourglass.Delivery;
+import dev.hourglass.Payload;
 import dev.hourglass.internal.store.Partition;
 import dev.hourglass.internal.store.RecordCodec;
+import dev.hourglass.spi.PayloadCodec;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -27,7 +29,7 @@ final class Claims {
   }
 
   /** A long poll: see {@link dev.hourglass.Queue#claimAsync(int, Duration, Duration)}. */
-  CompletableFuture<List<Delivery>> waitFor(int max, Duration visibility, Duration wait) {
+  CompletableFuture<List<Delivery<byte[]>>> waitFor(int max, Duration visibility, Duration wait) {
     return waiters().claim(max, visibility, wait);
   }
 
@@ -56,7 +58,7 @@ final class Claims {
    * Claims up to {@code max} jobs over the partitions, starting from a rotating one, without
    * waiting; never blocks the calling thread.
    */
-  CompletableFuture<List<Delivery>> any(int max, Duration visibility) {
+  CompletableFuture<List<Delivery<byte[]>>> any(int max, Duration visibility) {
     return queue
         .topology
         .snapshotAsync()
@@ -67,8 +69,13 @@ final class Claims {
             });
   }
 
-  private CompletableFuture<List<Delivery>> claimFrom(
-      List<Partition> parts, int start, int i, int max, Duration visibility, List<Delivery> out) {
+  private CompletableFuture<List<Delivery<byte[]>>> claimFrom(
+      List<Partition> parts,
+      int start,
+      int i,
+      int max,
+      Duration visibility,
+      List<Delivery<byte[]>> out) {
     int n = parts.size();
     if (i >= n || out.size() >= max) {
       return CompletableFuture.completedFuture(out);
@@ -82,21 +89,21 @@ final class Claims {
   }
 
   /** Claims from one partition. */
-  CompletableFuture<List<Delivery>> from(Partition part, int max, Duration visibility) {
+  CompletableFuture<List<Delivery<byte[]>>> from(Partition part, int max, Duration visibility) {
     long visMs = visibility == null ? 0 : visibility.toMillis();
     return client
         .deliveries
         .claim(part, max, visMs, client.random.token())
         .thenApply(
             claimed -> {
-              List<Delivery> out = new ArrayList<>(claimed.jobs().size());
+              List<Delivery<byte[]>> out = new ArrayList<>(claimed.jobs().size());
               for (var job : claimed.jobs()) {
                 RecordCodec.Decoded r = job.record();
                 out.add(
-                    new Delivery(
+                    new Delivery<>(
                         queue.name(),
                         job.id(),
-                        r.payload(),
+                        Payload.of(r.payload(), PayloadCodec.bytes()),
                         job.attempt(),
                         r.maxAttempts(),
                         job.receipt(),

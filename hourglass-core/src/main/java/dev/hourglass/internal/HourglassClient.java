@@ -2,6 +2,7 @@ package dev.hourglass.internal;
 
 import dev.hourglass.Hourglass;
 import dev.hourglass.HourglassException;
+import dev.hourglass.InvalidArgumentException;
 import dev.hourglass.JobHandler;
 import dev.hourglass.Queue;
 import dev.hourglass.QueueSettings;
@@ -14,10 +15,13 @@ import dev.hourglass.internal.store.RedisConnector;
 import dev.hourglass.internal.store.ServerClock;
 import dev.hourglass.internal.store.Store;
 import dev.hourglass.spi.IdGenerator;
+import dev.hourglass.spi.PayloadCodec;
+import dev.hourglass.spi.PayloadCodecFactory;
 import dev.hourglass.spi.ScriptListener;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -46,7 +50,8 @@ public final class HourglassClient implements Hourglass {
       QueueSettings defaultQueueSettings,
       boolean backgroundPromoter,
       boolean promoteAllQueues,
-      ScriptListener scriptListener) {}
+      ScriptListener scriptListener,
+      PayloadCodecFactory codecs) {}
 
   final Config config;
   final RedisConnector redis;
@@ -67,7 +72,7 @@ public final class HourglassClient implements Hourglass {
       Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("hourglass-timer"));
 
   private final ConcurrentMap<String, RedisQueue> queues = new ConcurrentHashMap<>();
-  private final Set<WorkerImpl> workers = ConcurrentHashMap.newKeySet();
+  private final Set<WorkerImpl<?>> workers = ConcurrentHashMap.newKeySet();
   private volatile boolean closed;
 
   private HourglassClient(Config config, RedisConnector redis) {
@@ -104,17 +109,58 @@ public final class HourglassClient implements Hourglass {
     }
   }
 
-  @Override
-  public RedisQueue queue(String name) {
+  /** The engine of a queue, shared by its handles. */
+  RedisQueue engine(String name) {
     checkOpen();
     return queues.computeIfAbsent(Names.queue(name), n -> new RedisQueue(this, n));
   }
 
   @Override
-  public Queue configureQueue(String name, QueueSettings settings) {
-    RedisQueue queue = queue(name);
+  public Queue<byte[]> queue(String name) {
+    return engine(name).bytes;
+  }
+
+  @Override
+  public <T> Queue<T> queue(String name, Class<T> type) {
+    if (type == null) {
+      throw new InvalidArgumentException("type", "is required");
+    }
+    return queue(name, codecFor(type));
+  }
+
+  @Override
+  public <T> Queue<T> queue(String name, PayloadCodec<T> codec) {
+    if (codec == null) {
+      throw new InvalidArgumentException("codec", "is required");
+    }
+    return new QueueHandle<>(engine(name), codec);
+  }
+
+  @SuppressWarnings("unchecked")
+  private <T> PayloadCodec<T> codecFor(Class<T> type) {
+    if (type == byte[].class) {
+      return (PayloadCodec<T>) PayloadCodec.bytes();
+    }
+    if (type == String.class) {
+      return (PayloadCodec<T>) PayloadCodec.utf8();
+    }
+    Optional<PayloadCodec<T>> codec =
+        config.codecs() == null ? Optional.empty() : config.codecs().codecFor(type);
+    return codec.orElseThrow(
+        () ->
+            new InvalidArgumentException(
+                "type",
+                "no codec for "
+                    + type.getName()
+                    + ": byte[] and String are built in; set a codec factory on the builder"
+                    + " (e.g. hourglass-jackson's) or pass a PayloadCodec"));
+  }
+
+  @Override
+  public Queue<byte[]> configureQueue(String name, QueueSettings settings) {
+    RedisQueue queue = engine(name);
     queue.configure(settings);
-    return queue;
+    return queue.bytes;
   }
 
   @Override
@@ -140,19 +186,22 @@ public final class HourglassClient implements Hourglass {
     return Failures.await(store.registry().settingsVersion());
   }
 
-  @Override
-  public Worker worker(String queue, JobHandler handler, WorkerOptions options) {
+  <T> Worker startWorker(
+      RedisQueue queue, PayloadCodec<T> codec, JobHandler<T> handler, WorkerOptions options) {
     checkOpen();
     if (handler == null) {
-      throw new dev.hourglass.InvalidArgumentException("handler", "is required");
+      throw new InvalidArgumentException("handler", "is required");
     }
-    WorkerImpl worker = new WorkerImpl(this, queue(queue), handler, options);
+    if (options == null) {
+      throw new InvalidArgumentException("options", "is required");
+    }
+    WorkerImpl<T> worker = new WorkerImpl<>(this, queue, codec, handler, options);
     workers.add(worker);
     worker.start();
     return worker;
   }
 
-  void workerClosed(WorkerImpl worker) {
+  void workerClosed(WorkerImpl<?> worker) {
     workers.remove(worker);
   }
 
@@ -168,7 +217,7 @@ public final class HourglassClient implements Hourglass {
       return;
     }
     closed = true;
-    for (WorkerImpl w : List.copyOf(workers)) {
+    for (WorkerImpl<?> w : List.copyOf(workers)) {
       try {
         w.close();
       } catch (RuntimeException e) {

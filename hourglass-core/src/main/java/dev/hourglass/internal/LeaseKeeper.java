@@ -43,14 +43,14 @@ final class LeaseKeeper {
 
   /** One job whose lease is kept. */
   static final class Kept {
-    final Delivery job;
+    final Delivery<byte[]> job;
     final long periodNanos;
     // Only sweeps touch nextNanos after keep(); sweeps never overlap (one timer thread).
     long nextNanos;
     volatile long leaseUntilMs; // the lease deadline last granted (server clock)
     volatile boolean lost;
 
-    Kept(Delivery job, long periodNanos, long nextNanos) {
+    Kept(Delivery<byte[]> job, long periodNanos, long nextNanos) {
       this.job = job;
       this.periodNanos = periodNanos;
       this.nextNanos = nextNanos;
@@ -59,7 +59,7 @@ final class LeaseKeeper {
   }
 
   /** Starts keeping the lease of {@code job}, which has {@code leaseLeftMs} left. */
-  Kept keep(Delivery job, long leaseLeftMs) {
+  Kept keep(Delivery<byte[]> job, long leaseLeftMs) {
     long periodMs = Math.max(1, job.visibility().toMillis() / 2);
     long first =
         System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Math.max(0, leaseLeftMs - periodMs));
@@ -119,7 +119,7 @@ final class LeaseKeeper {
   }
 
   private void extend(Kept k) {
-    Delivery job = k.job;
+    Delivery<byte[]> job = k.job;
     queue
         .settlements
         .extend(job.id(), job.receipt(), job.visibility().toMillis())

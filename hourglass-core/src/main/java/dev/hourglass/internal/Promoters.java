@@ -86,7 +86,7 @@ final class Promoters implements AutoCloseable {
   private void scanRegistry() {
     try {
       for (String name : client.queueNames()) {
-        ensure(client.queue(name));
+        ensure(client.engine(name));
       }
     } catch (HourglassException e) {
       log.debug("cannot read the queue registry now: {}", e.getMessage());

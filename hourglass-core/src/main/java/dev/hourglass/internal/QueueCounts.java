@@ -33,13 +33,14 @@ final class QueueCounts {
         ready,
         inflight,
         dead,
-        counter(counters, "enqueued"),
-        counter(counters, "delivered"),
-        counter(counters, "acked"),
-        counter(counters, "retried"),
-        counter(counters, "dead"),
-        counter(counters, "expired"),
-        counter(counters, "cancelled"));
+        new QueueStats.Counters(
+            counter(counters, "enqueued"),
+            counter(counters, "delivered"),
+            counter(counters, "acked"),
+            counter(counters, "retried"),
+            counter(counters, "dead"),
+            counter(counters, "expired"),
+            counter(counters, "cancelled")));
   }
 
   private static long counter(Map<String, Long> counters, String name) {

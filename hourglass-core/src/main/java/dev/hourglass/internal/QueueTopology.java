@@ -86,8 +86,8 @@ final class QueueTopology {
   }
 
   /** The settings as stored in Redis now (one read; creates the queue if it does not exist). */
-  Snapshot read() {
-    return Failures.await(upsert(defaults, true));
+  CompletableFuture<Snapshot> readAsync() {
+    return upsert(defaults, true);
   }
 
   /** Creates the queue with these settings, or updates its settings. */

@@ -1,12 +1,11 @@
 package dev.hourglass.internal;
 
-import dev.hourglass.DeadLetters;
 import dev.hourglass.DeadPage;
 import dev.hourglass.InvalidArgumentException;
 import dev.hourglass.JobInfo;
 import dev.hourglass.JobNotFoundException;
 import dev.hourglass.JobState;
-import dev.hourglass.internal.store.Failures;
+import dev.hourglass.QueueStats;
 import dev.hourglass.internal.store.Partition;
 import dev.hourglass.internal.store.Replies.DeadJob;
 import dev.hourglass.internal.store.Status;
@@ -16,9 +15,13 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 
-/** Dead letters of one queue, partition by partition. */
-final class RedisDeadLetters implements DeadLetters {
+/**
+ * Dead letters of one queue, partition by partition, as futures of byte payloads; arguments are
+ * checked at once. {@link HandleDeadLetters} is the public face.
+ */
+final class RedisDeadLetters {
   private static final int CHUNK = 1000;
   private final RedisQueue queue;
   private final Store store;
@@ -48,76 +51,94 @@ final class RedisDeadLetters implements DeadLetters {
     }
   }
 
-  @Override
-  public DeadPage list(String cursor, int limit) {
+  CompletableFuture<DeadPage<byte[]>> list(String cursor, int limit) {
     if (limit < 1 || limit > 1000) {
       throw new InvalidArgumentException("limit", "must be between 1 and 1000, was " + limit);
     }
     Cursor from =
         cursor == null || cursor.isEmpty() ? new Cursor(0, -1, "") : Cursor.decode(cursor);
-    List<Partition> parts = queue.topology.snapshot().partitions();
-    if (from.partition() < 0 || from.partition() >= parts.size()) {
-      throw new InvalidArgumentException("cursor", "is not a cursor from a previous page");
-    }
-    List<JobInfo> jobs = new ArrayList<>();
-    Cursor last = null;
-    for (int p = from.partition(); p < parts.size() && jobs.size() < limit; p++) {
-      boolean first = p == from.partition();
-      List<DeadJob> page =
-          Failures.await(
-              store.deadList(
-                  parts.get(p),
-                  first ? from.at() : -1,
-                  first ? from.id() : "",
-                  limit - jobs.size()));
-      for (DeadJob d : page) {
-        jobs.add(queue.info(d.id(), JobState.DEAD, d.record(), 0, d.diedAtMs()));
-        last = new Cursor(p, d.diedAtMs(), d.id());
-      }
-    }
-    Optional<String> next =
-        jobs.size() == limit && last != null ? Optional.of(last.encode()) : Optional.empty();
-    return new DeadPage(List.copyOf(jobs), next);
+    return queue
+        .topology
+        .snapshotAsync()
+        .thenCompose(
+            s -> {
+              List<Partition> parts = s.partitions();
+              if (from.partition() < 0 || from.partition() >= parts.size()) {
+                throw new InvalidArgumentException(
+                    "cursor", "is not a cursor from a previous page");
+              }
+              return page(parts, from.partition(), from, limit, new ArrayList<>(), null);
+            });
   }
 
-  @Override
-  public void requeue(String id) {
+  /** Lists partition {@code p} onwards until the page is full or the partitions end. */
+  private CompletableFuture<DeadPage<byte[]>> page(
+      List<Partition> parts,
+      int p,
+      Cursor from,
+      int limit,
+      List<JobInfo<byte[]>> jobs,
+      Cursor last) {
+    if (p >= parts.size() || jobs.size() >= limit) {
+      Optional<String> next =
+          jobs.size() == limit && last != null ? Optional.of(last.encode()) : Optional.empty();
+      return CompletableFuture.completedFuture(new DeadPage<>(jobs, next));
+    }
+    boolean first = p == from.partition();
+    return store
+        .deadList(parts.get(p), first ? from.at() : -1, first ? from.id() : "", limit - jobs.size())
+        .thenCompose(
+            page -> {
+              Cursor at = last;
+              for (DeadJob d : page) {
+                jobs.add(queue.info(d.id(), JobState.DEAD, d.record(), 0, d.diedAtMs()));
+                at = new Cursor(p, d.diedAtMs(), d.id());
+              }
+              return page(parts, p + 1, from, limit, jobs, at);
+            });
+  }
+
+  CompletableFuture<Void> requeue(String id) {
     Names.id(id);
-    Partition part = queue.topology.snapshot().partitionOf(id);
-    if (Failures.await(store.deadRequeue(part, id)) == Status.NOT_FOUND) {
-      throw new JobNotFoundException(queue.name(), id);
-    }
+    return queue
+        .topology
+        .snapshotAsync()
+        .thenCompose(s -> store.deadRequeue(s.partitionOf(id), id))
+        .thenAccept(
+            status -> {
+              if (status == Status.NOT_FOUND) {
+                throw new JobNotFoundException(queue.name(), id);
+              }
+            });
   }
 
-  @Override
-  public long requeueAll() {
+  CompletableFuture<Long> requeueAll() {
     return inChunks(store::deadRequeueOldest);
   }
 
-  @Override
-  public long purge() {
+  CompletableFuture<Long> purge() {
     return inChunks(store::deadPurge);
   }
 
   /** A call on up to a chunk of a partition's oldest dead jobs, answering how many it took. */
   private interface ChunkCall {
-    java.util.concurrent.CompletableFuture<Long> run(Partition part, int limit);
+    CompletableFuture<Long> run(Partition part, int limit);
   }
 
-  private long inChunks(ChunkCall call) {
-    long total = 0;
-    for (Partition part : queue.topology.snapshot().partitions()) {
-      long n;
-      do {
-        n = Failures.await(call.run(part, CHUNK));
-        total += n;
-      } while (n == CHUNK);
+  private CompletableFuture<Long> inChunks(ChunkCall call) {
+    return queue.topology.snapshotAsync().thenCompose(s -> chunks(call, s.partitions(), 0, 0));
+  }
+
+  /** Runs chunks on partition {@code p} until one takes less than a chunk, then on the next. */
+  private CompletableFuture<Long> chunks(ChunkCall call, List<Partition> parts, int p, long total) {
+    if (p >= parts.size()) {
+      return CompletableFuture.completedFuture(total);
     }
-    return total;
+    return call.run(parts.get(p), CHUNK)
+        .thenCompose(n -> chunks(call, parts, n == CHUNK ? p : p + 1, total + n));
   }
 
-  @Override
-  public long count() {
-    return queue.stats().dead();
+  CompletableFuture<Long> count() {
+    return queue.stats().thenApply(QueueStats::dead);
   }
 }

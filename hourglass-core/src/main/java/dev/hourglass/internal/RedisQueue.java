@@ -1,9 +1,7 @@
 package dev.hourglass.internal;
 
 import dev.hourglass.Backoff;
-import dev.hourglass.DeadLetters;
 import dev.hourglass.Delivery;
-import dev.hourglass.EnqueueResult;
 import dev.hourglass.InvalidArgumentException;
 import dev.hourglass.JobInfo;
 import dev.hourglass.JobNotFoundException;
@@ -12,16 +10,15 @@ import dev.hourglass.JobState;
 import dev.hourglass.JobStateException;
 import dev.hourglass.Nack;
 import dev.hourglass.NackResult;
-import dev.hourglass.Queue;
+import dev.hourglass.Payload;
 import dev.hourglass.QueueSettings;
 import dev.hourglass.QueueStats;
 import dev.hourglass.internal.QueueTopology.Snapshot;
-import dev.hourglass.internal.store.Failures;
 import dev.hourglass.internal.store.Partition;
 import dev.hourglass.internal.store.RecordCodec;
 import dev.hourglass.internal.store.Replies.Counts;
-import dev.hourglass.internal.store.Replies.Found;
-import dev.hourglass.internal.store.Replies.Rescheduled;
+import dev.hourglass.internal.store.Status;
+import dev.hourglass.spi.PayloadCodec;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -29,17 +26,22 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
-/** The {@link Queue} implementation: each operation is one script call on the job's partition. */
-final class RedisQueue implements Queue {
+/**
+ * The engine of one queue, shared by every handle on it whatever its payload type: each operation
+ * is one script call on the job's partition, answered as a future of byte payloads. Arguments are
+ * checked before anything is sent, and thrown at once. {@link QueueHandle} is the public face.
+ */
+final class RedisQueue {
   private static final Duration MAX_CLAIM_WAIT = Duration.ofHours(1);
 
   private final HourglassClient client;
   private final String name;
   final QueueTopology topology;
   final Settlements settlements;
-  private final Enqueues enqueues;
-  private final RedisDeadLetters dead;
+  final Enqueues enqueues;
+  final RedisDeadLetters dead;
   final Claims claims;
+  final QueueHandle<byte[]> bytes;
 
   RedisQueue(HourglassClient client, String name) {
     this.client = client;
@@ -55,10 +57,10 @@ final class RedisQueue implements Queue {
     this.settlements = new Settlements(client, name, topology);
     this.dead = new RedisDeadLetters(this, client.store);
     this.claims = new Claims(client, this);
+    this.bytes = new QueueHandle<>(this, PayloadCodec.bytes());
   }
 
-  @Override
-  public String name() {
+  String name() {
     return name;
   }
 
@@ -66,9 +68,8 @@ final class RedisQueue implements Queue {
     return client;
   }
 
-  @Override
-  public QueueSettings settings() {
-    return topology.read().settings();
+  CompletableFuture<QueueSettings> settings() {
+    return topology.readAsync().thenApply(Snapshot::settings);
   }
 
   void configure(QueueSettings settings) {
@@ -78,55 +79,31 @@ final class RedisQueue implements Queue {
     topology.configure(settings);
   }
 
-  // ---- enqueue ----
-
-  @Override
-  public EnqueueResult enqueue(JobSpec spec) {
-    return Failures.await(enqueues.unique(spec));
-  }
-
-  @Override
-  public EnqueueResult enqueueIfAbsent(JobSpec spec) {
-    return Failures.await(enqueues.one(spec));
-  }
-
-  @Override
-  public CompletableFuture<EnqueueResult> enqueueAsync(JobSpec spec) {
-    return enqueues.unique(spec);
-  }
-
-  @Override
-  public List<EnqueueResult> enqueueAll(List<JobSpec> specs) {
-    return Failures.await(enqueues.all(specs));
-  }
-
-  @Override
-  public CompletableFuture<List<EnqueueResult>> enqueueAllAsync(List<JobSpec> specs) {
-    return enqueues.all(specs);
-  }
-
   // ---- inspect and admin ----
 
-  @Override
-  public Optional<JobInfo> get(String id) {
+  CompletableFuture<Optional<JobInfo<byte[]>>> get(String id) {
     return read(id, false);
   }
 
-  private Optional<JobInfo> read(String id, boolean evenExpired) {
+  private CompletableFuture<Optional<JobInfo<byte[]>>> read(String id, boolean evenExpired) {
     Names.id(id);
-    Found f =
-        Failures.await(client.store.get(topology.snapshot().partitionOf(id), id, evenExpired));
-    if (f.status() != dev.hourglass.internal.store.Status.OK) {
-      return Optional.empty();
-    }
-    JobState state = JobState.fromLabel(f.state());
-    return Optional.of(
-        info(
-            id,
-            state,
-            f.record(),
-            state == JobState.INFLIGHT ? f.atMs() : 0,
-            state == JobState.DEAD ? f.atMs() : 0));
+    return topology
+        .snapshotAsync()
+        .thenCompose(s -> client.store.get(s.partitionOf(id), id, evenExpired))
+        .thenApply(
+            f -> {
+              if (f.status() != Status.OK) {
+                return Optional.empty();
+              }
+              JobState state = JobState.fromLabel(f.state());
+              return Optional.of(
+                  info(
+                      id,
+                      state,
+                      f.record(),
+                      state == JobState.INFLIGHT ? f.atMs() : 0,
+                      state == JobState.DEAD ? f.atMs() : 0));
+            });
   }
 
   /** The job's own backoff, or its queue's default (from the cached settings: never blocks). */
@@ -134,8 +111,9 @@ final class RedisQueue implements Queue {
     return r.backoff() != null ? r.backoff() : topology.cached().settings().backoff();
   }
 
-  JobInfo info(String id, JobState state, RecordCodec.Decoded r, long leaseUntil, long diedAt) {
-    return new JobInfo(
+  JobInfo<byte[]> info(
+      String id, JobState state, RecordCodec.Decoded r, long leaseUntil, long diedAt) {
+    return new JobInfo<>(
         name,
         id,
         state,
@@ -149,30 +127,34 @@ final class RedisQueue implements Queue {
         Duration.ofMillis(r.visibilityMs()),
         backoffOf(r),
         r.lastError().isEmpty() ? Optional.empty() : Optional.of(r.lastError()),
-        r.payload());
+        Payload.of(r.payload(), PayloadCodec.bytes()));
   }
 
-  @Override
-  public boolean cancel(String id) {
+  CompletableFuture<Boolean> cancel(String id) {
     Names.id(id);
-    return switch (Failures.await(client.store.cancel(topology.snapshot().partitionOf(id), id))) {
-      case OK -> true;
-      case NOT_FOUND -> false;
-      case INFLIGHT -> throw new JobStateException(name, id, JobState.INFLIGHT, "cancel");
-      default -> throw new IllegalStateException("unexpected cancel status for queue " + name);
-    };
+    return topology
+        .snapshotAsync()
+        .thenCompose(s -> client.store.cancel(s.partitionOf(id), id))
+        .thenApply(
+            status ->
+                switch (status) {
+                  case OK -> true;
+                  case NOT_FOUND -> false;
+                  case INFLIGHT ->
+                      throw new JobStateException(name, id, JobState.INFLIGHT, "cancel");
+                  default ->
+                      throw new IllegalStateException("unexpected cancel status for queue " + name);
+                });
   }
 
-  @Override
-  public JobInfo reschedule(String id, Duration delay) {
+  CompletableFuture<JobInfo<byte[]>> reschedule(String id, Duration delay) {
     if (delay == null || delay.isNegative()) {
       throw new InvalidArgumentException("delay", "must be zero or positive");
     }
     return reschedule(id, true, delay.toMillis(), client.serverClock.nowMs() + delay.toMillis());
   }
 
-  @Override
-  public JobInfo reschedule(String id, Instant runAt) {
+  CompletableFuture<JobInfo<byte[]>> reschedule(String id, Instant runAt) {
     if (runAt == null) {
       throw new InvalidArgumentException("runAt", "is required");
     }
@@ -180,41 +162,55 @@ final class RedisQueue implements Queue {
     return reschedule(id, false, runAt.toEpochMilli(), runAt.toEpochMilli());
   }
 
-  private JobInfo reschedule(String id, boolean relative, long time, long estimatedDue) {
+  private CompletableFuture<JobInfo<byte[]>> reschedule(
+      String id, boolean relative, long time, long estimatedDue) {
     Names.id(id);
-    Snapshot s = topology.snapshot();
-    Rescheduled r =
-        Failures.await(
-            client.store.reschedule(
-                s.partitionOf(id), id, relative, time, s.slotStart(estimatedDue), s.lookaheadMs()));
-    return switch (r.status()) {
-      // From the script's own reply: a consumer may take the job the moment the script ends.
-      case OK -> info(id, JobState.fromLabel(r.state()), r.record(), 0, 0);
-      case NOT_FOUND -> throw new JobNotFoundException(name, id);
-      case INFLIGHT -> throw new JobStateException(name, id, JobState.INFLIGHT, "reschedule");
-      case DEAD -> throw new JobStateException(name, id, JobState.DEAD, "reschedule");
-      default -> throw new IllegalStateException("unexpected reschedule status for " + name);
-    };
+    return topology
+        .snapshotAsync()
+        .thenCompose(
+            s ->
+                client.store.reschedule(
+                    s.partitionOf(id),
+                    id,
+                    relative,
+                    time,
+                    s.slotStart(estimatedDue),
+                    s.lookaheadMs()))
+        .thenApply(
+            r ->
+                switch (r.status()) {
+                  // From the script's own reply: a consumer may take the job the moment the
+                  // script ends.
+                  case OK -> info(id, JobState.fromLabel(r.state()), r.record(), 0, 0);
+                  case NOT_FOUND -> throw new JobNotFoundException(name, id);
+                  case INFLIGHT ->
+                      throw new JobStateException(name, id, JobState.INFLIGHT, "reschedule");
+                  case DEAD -> throw new JobStateException(name, id, JobState.DEAD, "reschedule");
+                  default ->
+                      throw new IllegalStateException("unexpected reschedule status for " + name);
+                });
   }
 
-  @Override
-  public long promote() {
-    return client.promoters.promoteNow(this);
+  /** One promotion pass, run off the caller's thread (it may wait for a partition's lock). */
+  CompletableFuture<Long> promote() {
+    return CompletableFuture.supplyAsync(() -> client.promoters.promoteNow(this), client.callbacks);
   }
 
-  @Override
-  public DeadLetters dead() {
-    return dead;
-  }
-
-  @Override
-  public QueueStats stats() {
-    Snapshot s = topology.snapshot();
-    List<CompletableFuture<Counts>> replies = new ArrayList<>();
-    for (Partition part : s.partitions()) {
-      replies.add(client.store.stats(part));
-    }
-    return QueueCounts.sum(name, replies.stream().map(Failures::await).toList());
+  CompletableFuture<QueueStats> stats() {
+    return topology
+        .snapshotAsync()
+        .thenCompose(
+            s -> {
+              List<CompletableFuture<Counts>> replies = new ArrayList<>();
+              for (Partition part : s.partitions()) {
+                replies.add(client.store.stats(part));
+              }
+              return CompletableFuture.allOf(replies.toArray(CompletableFuture[]::new))
+                  .thenApply(
+                      done ->
+                          QueueCounts.sum(
+                              name, replies.stream().map(CompletableFuture::join).toList()));
+            });
   }
 
   // ---- consume ----
@@ -224,20 +220,7 @@ final class RedisQueue implements Queue {
     claims.close();
   }
 
-  @Override
-  public List<Delivery> claim(int max, Duration visibility) {
-    checkClaim(max, visibility);
-    client.promoters.ensure(this);
-    return Failures.await(claims.any(max, visibility));
-  }
-
-  @Override
-  public List<Delivery> claim(int max, Duration visibility, Duration wait) {
-    return Failures.await(claimAsync(max, visibility, wait));
-  }
-
-  @Override
-  public CompletableFuture<List<Delivery>> claimAsync(int max, Duration visibility, Duration wait) {
+  CompletableFuture<List<Delivery<byte[]>>> claim(int max, Duration visibility, Duration wait) {
     checkClaim(max, visibility);
     if (wait == null || wait.isNegative() || wait.compareTo(MAX_CLAIM_WAIT) > 0) {
       throw new InvalidArgumentException("wait", "must be between 0 and 1 h, was " + wait);
@@ -258,38 +241,62 @@ final class RedisQueue implements Queue {
     }
   }
 
-  @Override
-  public void ack(String id, String receipt) {
-    Failures.await(settlements.ack(id, receipt));
+  CompletableFuture<Void> ack(String id, String receipt) {
+    return settlements.ack(id, receipt);
   }
 
-  @Override
-  public NackResult nack(String id, String receipt, Nack nack) {
+  /** A nack by id and receipt: a retry by backoff reads the job's attempts first. */
+  CompletableFuture<NackResult> nack(String id, String receipt, Nack nack) {
+    checkNack(id, receipt, nack);
+    if (nack.kill() || nack.delay().isPresent()) {
+      return nack(id, receipt, nack, 0);
+    }
+    // The backoff needs the job's attempt count: read it (past its ttl too: until swept, its
+    // lease holds it, as for a nack with a delay). The script re-checks the receipt.
+    return read(id, true)
+        .thenCompose(
+            job -> {
+              JobInfo<byte[]> j = job.orElseThrow(() -> new JobNotFoundException(name, id));
+              return nack(
+                  id, receipt, nack, Settlements.backoffDelay(j.backoff(), j.attempts() + 1));
+            });
+  }
+
+  /** A nack of a delivery: its attempt and backoff are known, nothing is read first. */
+  CompletableFuture<NackResult> nack(Delivery<?> delivery, Nack nack) {
+    if (delivery == null) {
+      throw new InvalidArgumentException("delivery", "is required");
+    }
+    checkNack(delivery.id(), delivery.receipt(), nack);
+    long backoffMs =
+        nack.kill() || nack.delay().isPresent()
+            ? 0
+            : Settlements.backoffDelay(delivery.backoff(), delivery.attempt());
+    return nack(delivery.id(), delivery.receipt(), nack, backoffMs);
+  }
+
+  private static void checkNack(String id, String receipt, Nack nack) {
     Names.id(id);
     Names.receipt(receipt);
     if (nack == null) {
       throw new InvalidArgumentException("nack", "is required");
     }
-    long delayMs = 0;
-    if (!nack.kill()) {
-      if (nack.delay().isPresent()) {
-        delayMs = nack.delay().get().toMillis();
-      } else {
-        // The backoff needs the job's attempt count: read it (past its ttl too: until swept, its
-        // lease holds it, as for a nack with a delay). The script re-checks the receipt.
-        JobInfo job = read(id, true).orElseThrow(() -> new JobNotFoundException(name, id));
-        delayMs = Settlements.backoffDelay(job.backoff(), job.attempts() + 1);
-      }
-    }
-    return Failures.await(settlements.nack(id, receipt, nack.error(), delayMs, nack.kill()));
   }
 
-  @Override
-  public Instant extend(String id, String receipt, Duration visibility) {
+  /** Sends a checked nack; {@code backoffMs} is the delay when the nack names none. */
+  private CompletableFuture<NackResult> nack(String id, String receipt, Nack nack, long backoffMs) {
+    long delayMs = nack.kill() ? 0 : nack.delay().map(Duration::toMillis).orElse(backoffMs);
+    return topology
+        .snapshotAsync() // the settings, read once, before the cached copy is used
+        .thenCompose(s -> settlements.nack(id, receipt, nack.error(), delayMs, nack.kill()));
+  }
+
+  CompletableFuture<Instant> extend(String id, String receipt, Duration visibility) {
     Names.id(id);
     Names.receipt(receipt);
     Names.duration("visibility", visibility);
-    topology.snapshot(); // the settings, read once, before the cached copy is used
-    return Failures.await(settlements.extend(id, receipt, visibility.toMillis()));
+    return topology
+        .snapshotAsync() // the settings, read once, before the cached copy is used
+        .thenCompose(s -> settlements.extend(id, receipt, visibility.toMillis()));
   }
 }

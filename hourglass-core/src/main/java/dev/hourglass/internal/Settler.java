@@ -3,7 +3,6 @@ package dev.hourglass.internal;
 import dev.hourglass.Delivery;
 import dev.hourglass.HourglassException;
 import dev.hourglass.JobNotFoundException;
-import dev.hourglass.KillJobException;
 import dev.hourglass.StaleReceiptException;
 import dev.hourglass.internal.store.Failures;
 import java.util.concurrent.CompletableFuture;
@@ -38,24 +37,29 @@ final class Settler {
   }
 
   /**
-   * Acks the delivery, or nacks it with the handler's failure; runs {@code done} once Redis has
-   * answered (or the settlement was given up), so that the worker counts the job as held until its
-   * lease is gone.
+   * Settles the delivery by the handler's outcome; runs {@code done} once Redis has answered (or
+   * the settlement was given up), so that the worker counts the job as held until its lease is
+   * gone.
    */
-  void settle(Delivery job, Throwable failure, Runnable done) {
+  void settle(Delivery<?> job, Outcome outcome, Runnable done) {
     settling.incrementAndGet();
-    send(job, failure, 0, done);
+    send(job, outcome, 0, done);
   }
 
-  private void send(Delivery job, Throwable failure, int attempt, Runnable done) {
+  private void send(Delivery<?> job, Outcome outcome, int attempt, Runnable done) {
     CompletableFuture<?> call;
     try {
-      if (failure == null) {
+      if (outcome.ack()) {
         call = queue.settlements.ack(job.id(), job.receipt());
       } else {
-        boolean kill = failure instanceof KillJobException;
-        long delay = kill ? 0 : Settlements.backoffDelay(job.backoff(), job.attempt());
-        call = queue.settlements.nack(job.id(), job.receipt(), describe(failure), delay, kill);
+        long delay =
+            outcome.kill()
+                ? 0
+                : outcome.delayMs() >= 0
+                    ? outcome.delayMs()
+                    : Settlements.backoffDelay(job.backoff(), job.attempt());
+        call =
+            queue.settlements.nack(job.id(), job.receipt(), outcome.error(), delay, outcome.kill());
       }
     } catch (RuntimeException e) {
       call = CompletableFuture.failedFuture(e);
@@ -65,7 +69,7 @@ final class Settler {
           boolean retrying = false;
           try {
             if (error != null) {
-              retrying = retryOrGiveUp(job, failure, attempt, Failures.translate(error), done);
+              retrying = retryOrGiveUp(job, outcome, attempt, Failures.translate(error), done);
             }
           } finally {
             if (!retrying) {
@@ -78,7 +82,7 @@ final class Settler {
 
   /** True when a retry is scheduled (it runs {@code done} in the end). */
   private boolean retryOrGiveUp(
-      Delivery job, Throwable failure, int attempt, HourglassException e, Runnable done) {
+      Delivery<?> job, Outcome outcome, int attempt, HourglassException e, Runnable done) {
     if (e instanceof StaleReceiptException || e instanceof JobNotFoundException) {
       log.warn(
           "job {} in {} finished after its lease was lost; another delivery owns it: {}",
@@ -91,7 +95,7 @@ final class Settler {
       settling.incrementAndGet();
       try {
         timer.schedule(
-            () -> send(job, failure, attempt + 1, done), RETRY_MS[attempt], TimeUnit.MILLISECONDS);
+            () -> send(job, outcome, attempt + 1, done), RETRY_MS[attempt], TimeUnit.MILLISECONDS);
         return true;
       } catch (RuntimeException rejected) {
         settled();
@@ -110,7 +114,7 @@ final class Settler {
    * Lettuce's event loop too: the call may have to reconnect, which blocks, so it is sent from the
    * callback executor. Counted as settling at once, so that closing waits for it.
    */
-  void handBack(Delivery job) {
+  void handBack(Delivery<?> job) {
     settling.incrementAndGet();
     try {
       callbacks.execute(() -> sendHandBack(job));
@@ -119,7 +123,7 @@ final class Settler {
     }
   }
 
-  private void sendHandBack(Delivery job) {
+  private void sendHandBack(Delivery<?> job) {
     CompletableFuture<Void> call;
     try {
       call = queue.settlements.release(job.id(), job.receipt());
@@ -178,7 +182,12 @@ final class Settler {
         break;
       }
     }
-    String oneLine = line.toString().replaceAll("\\s*[\\r\\n]+\\s*", " ");
-    return oneLine.length() > MAX_ERROR_LINE ? oneLine.substring(0, MAX_ERROR_LINE) : oneLine;
+    return oneLine(line.toString());
+  }
+
+  /** Text as a last error: one line of at most {@value #MAX_ERROR_LINE} characters. */
+  static String oneLine(String text) {
+    String line = text == null ? "" : text.replaceAll("\\s*[\\r\\n]+\\s*", " ").strip();
+    return line.length() > MAX_ERROR_LINE ? line.substring(0, MAX_ERROR_LINE) : line;
   }
 }

@@ -2,9 +2,11 @@ package dev.hourglass.internal;
 
 import dev.hourglass.Delivery;
 import dev.hourglass.JobHandler;
+import dev.hourglass.PayloadDecodingException;
 import dev.hourglass.Worker;
 import dev.hourglass.WorkerOptions;
 import dev.hourglass.internal.store.Partition;
+import dev.hourglass.spi.PayloadCodec;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,7 +24,7 @@ import org.slf4j.LoggerFactory;
  * waiting for a thread. The {@link LeaseKeeper} keeps every held job's lease, waiting or running; a
  * job that has not started when the worker closes is handed back instead of run.
  */
-final class WorkerImpl implements Worker {
+final class WorkerImpl<T> implements Worker {
   private static final Logger log = LoggerFactory.getLogger(WorkerImpl.class);
   private static final Duration SETTLE_GRACE = Duration.ofSeconds(1);
 
@@ -31,7 +33,8 @@ final class WorkerImpl implements Worker {
 
   private final HourglassClient client;
   private final RedisQueue queue;
-  private final JobHandler handler;
+  private final PayloadCodec<T> codec;
+  private final JobHandler<T> handler;
   private final WorkerOptions options;
   private final Capacity capacity;
   private final ThreadPoolExecutor handlers;
@@ -44,9 +47,15 @@ final class WorkerImpl implements Worker {
   private volatile boolean running = true;
   private volatile boolean abandoned;
 
-  WorkerImpl(HourglassClient client, RedisQueue queue, JobHandler handler, WorkerOptions options) {
+  WorkerImpl(
+      HourglassClient client,
+      RedisQueue queue,
+      PayloadCodec<T> codec,
+      JobHandler<T> handler,
+      WorkerOptions options) {
     this.client = client;
     this.queue = queue;
+    this.codec = codec;
     this.handler = handler;
     this.options = options;
     Duration visibility =
@@ -117,7 +126,7 @@ final class WorkerImpl implements Worker {
    * A claimed delivery enters the worker: its lease is kept from now on, and it waits for a handler
    * thread. Never blocks (it runs on Lettuce's event loop).
    */
-  void dispatch(Delivery job) {
+  void dispatch(Delivery<byte[]> job) {
     if (!running) {
       // Closing: start nothing new, return the lease at once.
       capacity.release(1);
@@ -139,10 +148,10 @@ final class WorkerImpl implements Worker {
 
   /** A delivery waiting in the handler pool's queue for a thread. */
   private final class Waiting implements Runnable {
-    final Delivery job;
+    final Delivery<byte[]> job;
     final LeaseKeeper.Kept kept;
 
-    Waiting(Delivery job, LeaseKeeper.Kept kept) {
+    Waiting(Delivery<byte[]> job, LeaseKeeper.Kept kept) {
       this.job = job;
       this.kept = kept;
     }
@@ -156,7 +165,7 @@ final class WorkerImpl implements Worker {
   /** Hands back deliveries that never reached a handler thread (taken off the pool's queue). */
   private void handBackWaiting(List<Runnable> tasks) {
     for (Runnable task : tasks) {
-      if (task instanceof Waiting w) {
+      if (task instanceof WorkerImpl<?>.Waiting w) {
         left(w.kept);
         settler.handBack(w.job);
       }
@@ -172,7 +181,7 @@ final class WorkerImpl implements Worker {
     capacity.release(1);
   }
 
-  private void handle(Delivery job, LeaseKeeper.Kept kept) {
+  private void handle(Delivery<byte[]> job, LeaseKeeper.Kept kept) {
     if (!running) {
       // Closing: a job still waiting for a thread is not started; its lease goes back.
       left(kept);
@@ -191,13 +200,8 @@ final class WorkerImpl implements Worker {
       left(kept);
       return;
     }
-    Throwable failure = null;
     long started = System.nanoTime();
-    try {
-      handler.handle(job);
-    } catch (Throwable t) {
-      failure = t;
-    }
+    Outcome outcome = run(job);
     capacity.handled(System.nanoTime() - started);
     if (kept != null) {
       leases.finish(kept);
@@ -208,7 +212,29 @@ final class WorkerImpl implements Worker {
     }
     // The job is held until Redis has its ack or nack: a claim for its place must not find
     // its lease still there.
-    settler.settle(job, failure, () -> left(null));
+    settler.settle(job, outcome, () -> left(null));
+  }
+
+  /**
+   * Decodes the payload and runs the handler. A payload the codec refuses never reaches the
+   * handler: retrying cannot make it decodable, so the job goes dead with the decoder's message.
+   */
+  private Outcome run(Delivery<byte[]> job) {
+    Delivery<T> delivery = job.as(codec);
+    T payload;
+    try {
+      payload = delivery.payload().value();
+    } catch (PayloadDecodingException e) {
+      log.warn("job {} in {} went dead: {}", job.id(), queue.name(), e.getMessage());
+      return Outcome.dead(e.getMessage());
+    }
+    WorkerJob<T> typed = new WorkerJob<>(delivery, payload);
+    try {
+      handler.handle(typed);
+    } catch (Throwable t) {
+      return Outcome.failed(t);
+    }
+    return typed.outcome();
   }
 
   @Override

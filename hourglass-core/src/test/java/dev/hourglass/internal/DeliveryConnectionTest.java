@@ -69,7 +69,7 @@ class DeliveryConnectionTest {
             .clock(clock)
             .build()) {
       HourglassClient client = (HourglassClient) h;
-      Queue q = h.queue("lanes");
+      Queue<byte[]> q = h.queue("lanes");
       for (String id : List.of("a", "b", "c")) {
         q.enqueue(JobSpec.builder().id(id).payload("payload-" + id).build());
       }
@@ -84,12 +84,13 @@ class DeliveryConnectionTest {
       // The queue's settings are re-read once the client's copy is 30 s old; that read is on the
       // consumers' path too.
       clock.advance(Duration.ofSeconds(31));
-      List<Delivery> got = q.claim(3, Duration.ofSeconds(30));
+      List<Delivery<byte[]>> got = q.claim(3, Duration.ofSeconds(30));
       assertThat(got).extracting(Delivery::id).containsExactlyInAnyOrder("a", "b", "c");
       q.extend(got.get(0).id(), got.get(0).receipt(), Duration.ofSeconds(60));
       q.ack(got.get(0).id(), got.get(0).receipt());
       q.nack(got.get(1).id(), got.get(1).receipt(), Nack.retryAfter(Duration.ofHours(1), "later"));
-      ((RedisQueue) q)
+      ((QueueHandle<byte[]>) q)
+          .engine()
           .settlements
           .release(got.get(2).id(), got.get(2).receipt())
           .get(10, TimeUnit.SECONDS);

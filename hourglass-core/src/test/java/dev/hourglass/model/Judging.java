@@ -170,7 +170,8 @@ public final class Judging {
   }
 
   /** A dead job requeued at a time in [lo, hi]: the read right after the call gives it. */
-  static World requeued(Run run, World w, ModelJob j, Optional<JobInfo> read, long lo, long hi) {
+  static World requeued(
+      Run run, World w, ModelJob j, Optional<JobInfo<byte[]>> read, long lo, long hi) {
     long at = hi;
     if (read != null && read.isPresent()) {
       long due = dueOf(read.get());
@@ -193,7 +194,7 @@ public final class Judging {
     return x;
   }
 
-  static void checkDelivery(Delivery d, ModelJob j) {
+  static void checkDelivery(Delivery<byte[]> d, ModelJob j) {
     assertThat(d.attempt()).as("attempt of %s", d.id()).isEqualTo(j.attempts() + 1);
     assertThat(d.maxAttempts()).as("maxAttempts of %s", d.id()).isEqualTo(j.maxAttempts());
     assertThat(d.dueAt().toEpochMilli()).as("dueAt of %s", d.id()).isEqualTo(j.due());
@@ -204,7 +205,7 @@ public final class Judging {
   }
 
   /** A job as {@code get()}, the dead-letter listing or a reschedule reply shows it. */
-  static void checkInfo(Run run, JobInfo info, ModelJob j, JobState state, String source) {
+  static void checkInfo(Run run, JobInfo<byte[]> info, ModelJob j, JobState state, String source) {
     String id = j.id();
     assertThat(info.id()).isEqualTo(id);
     assertThat(info.queue()).isEqualTo(run.queueName);
@@ -234,7 +235,7 @@ public final class Judging {
   }
 
   /** The job with its creation (and death) time as an answer showed them. */
-  static ModelJob pin(ModelJob j, JobInfo info) {
+  static ModelJob pin(ModelJob j, JobInfo<byte[]> info) {
     return j.pinned(
         info.createdAt().toEpochMilli(), info.diedAt().map(Instant::toEpochMilli).orElse(0L));
   }
@@ -302,7 +303,7 @@ public final class Judging {
     if (v instanceof NackResult n) {
       return n.dead() ? "dead" : "retry";
     }
-    if (v instanceof JobInfo i) {
+    if (v instanceof JobInfo<?> i) {
       return "ok " + i.state();
     }
     if (v == null || v instanceof Instant) {
@@ -312,7 +313,7 @@ public final class Judging {
   }
 
   /** A job as a log line shows it. */
-  static String brief(JobInfo i) {
+  static String brief(JobInfo<byte[]> i) {
     StringBuilder s = new StringBuilder(i.state().name());
     s.append(" attempts ").append(i.attempts()).append('/').append(i.maxAttempts());
     s.append(" due ").append(dueOf(i));
@@ -322,15 +323,15 @@ public final class Judging {
     return s.toString();
   }
 
-  static long dueOf(JobInfo info) {
+  static long dueOf(JobInfo<byte[]> info) {
     return info.runAt().toEpochMilli();
   }
 
-  static Set<String> ids(List<JobInfo> jobs) {
+  static Set<String> ids(List<JobInfo<byte[]>> jobs) {
     return jobs.stream().map(JobInfo::id).collect(Collectors.toCollection(TreeSet::new));
   }
 
-  static String deliveries(Result<List<Delivery>> r) {
+  static String deliveries(Result<List<Delivery<byte[]>>> r) {
     if (r.failed()) {
       return r.toString();
     }

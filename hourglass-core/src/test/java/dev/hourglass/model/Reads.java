@@ -32,12 +32,12 @@ public final class Reads {
   private Reads() {}
 
   /** {@code get(id)}: reads, catches nothing up. */
-  public static Call get(Run run, Queue queue, String client, String id, World reference) {
+  public static Call get(Run run, Queue<byte[]> queue, String client, String id, World reference) {
     long before = now();
-    Result<Optional<JobInfo>> r = Result.of(() -> queue.get(id));
+    Result<Optional<JobInfo<byte[]>>> r = Result.of(() -> queue.get(id));
     long after = now();
     if (!r.failed() && r.value().isPresent()) {
-      JobInfo info = r.value().get();
+      JobInfo<byte[]> info = r.value().get();
       if (info.state() == JobState.INFLIGHT
           && info.leaseUntil().orElseThrow().toEpochMilli() < before) {
         run.coverage.label("get: inflight past its lease deadline, not caught up yet");
@@ -69,7 +69,7 @@ public final class Reads {
         () -> {},
         (w, t) -> {
           ModelJob j = w.job(id);
-          Optional<JobInfo> got = r.get("get(" + id + ")");
+          Optional<JobInfo<byte[]>> got = r.get("get(" + id + ")");
           if (j == null || j.expiredAt(t[p])) {
             assertThat(got)
                 .as("get(%s) of %s", id, j == null ? "no job" : "a job past its ttl")
@@ -83,7 +83,7 @@ public final class Reads {
   }
 
   /** {@code dead().list()}: every dead job, partition after partition, oldest death first. */
-  public static Call deadList(Run run, Queue queue, String client) {
+  public static Call deadList(Run run, Queue<byte[]> queue, String client) {
     long before = now();
     Result<DeadPage> r = Result.of(() -> queue.dead().list(null, 100));
     long after = now();
@@ -95,7 +95,7 @@ public final class Reads {
         false,
         () -> {},
         (w, t) -> {
-          DeadPage page = r.get("dead().list");
+          DeadPage<byte[]> page = r.get("dead().list");
           List<ModelJob> dead =
               w.jobs().values().stream()
                   .filter(ModelJob::dead)
@@ -107,8 +107,8 @@ public final class Reads {
           assertThat(page.next()).as("next page cursor").isEmpty();
           World x = w;
           List<Integer> partitionsInOrder = new ArrayList<>();
-          Map<Integer, List<JobInfo>> byPartition = new LinkedHashMap<>();
-          for (JobInfo info : page.jobs()) {
+          Map<Integer, List<JobInfo<byte[]>>> byPartition = new LinkedHashMap<>();
+          for (JobInfo<byte[]> info : page.jobs()) {
             ModelJob j = x.job(info.id());
             checkInfo(run, info, j, JobState.DEAD, "dead().list");
             x = x.with(pin(j, info));
@@ -116,11 +116,11 @@ public final class Reads {
             byPartition.computeIfAbsent(j.partition(), k -> new ArrayList<>()).add(info);
           }
           assertThat(partitionsInOrder).as("partitions in listing order").isSorted();
-          for (List<JobInfo> jobs : byPartition.values()) {
+          for (List<JobInfo<byte[]>> jobs : byPartition.values()) {
             assertThat(jobs)
                 .as("oldest death first")
                 .isSortedAccordingTo(
-                    Comparator.comparing((JobInfo i) -> i.diedAt().orElseThrow())
+                    Comparator.comparing((JobInfo<byte[]> i) -> i.diedAt().orElseThrow())
                         .thenComparing(JobInfo::id));
           }
           return List.of(x);
@@ -128,7 +128,7 @@ public final class Reads {
   }
 
   /** {@code stats()}: catches every partition up, then counts. */
-  public static Call stats(Run run, Queue queue, String client) {
+  public static Call stats(Run run, Queue<byte[]> queue, String client) {
     long before = now();
     Result<QueueStats> r = Result.of(queue::stats);
     long after = now();
@@ -159,13 +159,13 @@ public final class Reads {
           World.Counters c = x.counters();
           assertThat(
                   new long[] {
-                    s.enqueued(),
-                    s.delivered(),
-                    s.acked(),
-                    s.retried(),
-                    s.killed(),
-                    s.expired(),
-                    s.cancelled()
+                    s.counters().enqueued(),
+                    s.counters().delivered(),
+                    s.counters().acked(),
+                    s.counters().retried(),
+                    s.counters().dead(),
+                    s.counters().expired(),
+                    s.counters().cancelled()
                   })
               .as("stats enqueued/delivered/acked/retried/killed/expired/cancelled")
               .containsExactly(
@@ -181,7 +181,7 @@ public final class Reads {
   }
 
   /** {@code dead().count()}: a stats call, so it catches up too. */
-  public static Call deadCount(Run run, Queue queue, String client) {
+  public static Call deadCount(Run run, Queue<byte[]> queue, String client) {
     long before = now();
     Result<Long> r = Result.of(() -> queue.dead().count());
     long after = now();

@@ -83,7 +83,7 @@ public final class Steps {
      * Runs it through {@code queue}, a handle of the client named {@code client}; null for a step
      * that only waits for the clock.
      */
-    Call execute(Queue queue, String client);
+    Call execute(Queue<byte[]> queue, String client);
   }
 
   public record Enqueue(int id, Due due, int maxAttempts, boolean ifAbsent, Ttl ttl)
@@ -234,7 +234,7 @@ public final class Steps {
       return (queue, client) -> {
         long before = now();
         long past = before - PAST_MS;
-        Result<JobInfo> r =
+        Result<JobInfo<byte[]>> r =
             Result.of(
                 () ->
                     switch (due.kind()) {
@@ -274,7 +274,7 @@ public final class Steps {
                     e -> assertThat(e.state()).isEqualTo(refused));
                 return List.of(w);
               }
-              JobInfo info = r.get("reschedule of " + j);
+              JobInfo<byte[]> info = r.get("reschedule of " + j);
               long at = info.runAt().toEpochMilli();
               switch (due.kind()) {
                 case ZERO -> assertThat(at).as("due").isEqualTo(before);
@@ -300,11 +300,11 @@ public final class Steps {
     public Action prepare(Run run, World reference) {
       return (queue, client) -> {
         long before = now();
-        Result<List<Delivery>> r = Result.of(() -> queue.claim(max, lease.visibility()));
+        Result<List<Delivery<byte[]>>> r = Result.of(() -> queue.claim(max, lease.visibility()));
         long after = now();
         run.coverage.label("claim:" + (r.failed() ? outcome(r) : r.value().size()));
         if (!r.failed()) {
-          for (Delivery d : r.value()) {
+          for (Delivery<byte[]> d : r.value()) {
             ModelJob j = reference.job(d.id());
             if (j != null && j.maybeInSlot()) {
               run.coverage.label("claim: a job from a slot list");
@@ -322,12 +322,12 @@ public final class Steps {
       };
     }
 
-    private void claimFacts(Run run, Result<List<Delivery>> r, long lo, long hi) {
-      List<Delivery> got = r.get("claim");
+    private void claimFacts(Run run, Result<List<Delivery<byte[]>>> r, long lo, long hi) {
+      List<Delivery<byte[]>> got = r.get("claim");
       assertThat(got.size()).as("deliveries of claim(%d)", max).isLessThanOrEqualTo(max);
       Set<String> ids = new HashSet<>();
       Set<String> receipts = new HashSet<>();
-      for (Delivery d : got) {
+      for (Delivery<byte[]> d : got) {
         assertThat(ids.add(d.id())).as("%s delivered twice by one claim", d.id()).isTrue();
         assertThat(receipts.add(d.receipt())).as("receipt %s given twice", d.receipt()).isTrue();
         assertThat(d.queue()).isEqualTo(run.queueName);
@@ -344,7 +344,7 @@ public final class Steps {
             .as("receipt of a new delivery of %s must be new", d.id())
             .doesNotContain(d.receipt());
       }
-      for (Delivery d : got) {
+      for (Delivery<byte[]> d : got) {
         run.issue(d.id(), d.receipt());
       }
     }
@@ -353,7 +353,8 @@ public final class Steps {
      * Partition after partition from a rotating first one, each claim (after its catch-up) takes
      * that partition's oldest due ready jobs, as many as are still wanted.
      */
-    private List<World> claimed(Run run, World w, long[] t, List<Delivery> got, long lo, long hi) {
+    private List<World> claimed(
+        Run run, World w, long[] t, List<Delivery<byte[]>> got, long lo, long hi) {
       List<World> out = new ArrayList<>();
       AssertionError first = null;
       for (int start = 0; start < run.partitions; start++) {
@@ -370,7 +371,7 @@ public final class Steps {
     }
 
     private World claimedFrom(
-        Run run, World w, long[] t, List<Delivery> got, int start, long lo, long hi) {
+        Run run, World w, long[] t, List<Delivery<byte[]>> got, int start, long lo, long hi) {
       World x = w;
       int taken = 0;
       for (int i = 0; i < run.partitions && taken < max; i++) {
@@ -381,14 +382,14 @@ public final class Steps {
         assertThat(got.size())
             .as("deliveries: %d wanted, partition %d has %d ready %s", max, p, ready.size(), ready)
             .isGreaterThanOrEqualTo(taken + k);
-        List<Delivery> part = got.subList(taken, taken + k);
+        List<Delivery<byte[]>> part = got.subList(taken, taken + k);
         // Oldest due first; jobs due at the same time may come in any order.
         List<Long> wantDues = ready.subList(0, k).stream().map(ModelJob::due).toList();
         List<Long> gotDues = part.stream().map(d -> d.dueAt().toEpochMilli()).toList();
         assertThat(gotDues)
             .as("due times claimed from partition %d, ready %s", p, ready)
             .isEqualTo(wantDues);
-        for (Delivery d : part) {
+        for (Delivery<byte[]> d : part) {
           ModelJob j = x.job(d.id());
           assertThat(ready).as("claimed %s must be ready in partition %d", d.id(), p).contains(j);
           checkDelivery(d, j);
@@ -650,7 +651,7 @@ public final class Steps {
         Result<Void> r = Result.ofVoid(() -> queue.dead().requeue(id));
         long after = now();
         // Requeue answers nothing; its new due time is read right after.
-        Optional<JobInfo> read = r.failed() ? Optional.empty() : queue.get(id);
+        Optional<JobInfo<byte[]>> read = r.failed() ? Optional.empty() : queue.get(id);
         run.coverage.label("requeue:" + outcome(r));
         return call(
             client
@@ -689,7 +690,7 @@ public final class Steps {
         long before = now();
         Result<Long> r = Result.of(() -> queue.dead().requeueAll());
         long after = now();
-        Map<String, Optional<JobInfo>> reads = new LinkedHashMap<>();
+        Map<String, Optional<JobInfo<byte[]>>> reads = new LinkedHashMap<>();
         if (!r.failed()) {
           for (String id : IDS) {
             reads.put(id, queue.get(id));

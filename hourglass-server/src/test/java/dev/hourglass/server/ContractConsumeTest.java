@@ -226,7 +226,7 @@ class ContractConsumeTest extends ContractTestBase {
     assertError(s.get("/v1/queues/q/jobs/a"), 404, "job_not_found");
     QueueStats stats = stats("q");
     assertThat(stats.total()).isZero();
-    assertThat(stats.acked()).isEqualTo(1);
+    assertThat(stats.counters().acked()).isEqualTo(1);
   }
 
   @Test
@@ -308,7 +308,7 @@ class ContractConsumeTest extends ContractTestBase {
     assertThat(job.get("lastError").asText()).isEqualTo("boom");
     assertThat(job.get("runAt").asLong())
         .isBetween(before + 60_000 - CLOCK_SLACK_MS, after + 60_000 + CLOCK_SLACK_MS);
-    assertThat(stats("q").retried()).isEqualTo(1);
+    assertThat(stats("q").counters().retried()).isEqualTo(1);
   }
 
   @Test
@@ -382,7 +382,7 @@ class ContractConsumeTest extends ContractTestBase {
     assertThat(ids(dead)).containsExactly("a");
     QueueStats stats = stats("q");
     assertThat(stats.dead()).isEqualTo(1);
-    assertThat(stats.killed()).isEqualTo(1);
+    assertThat(stats.counters().dead()).isEqualTo(1);
   }
 
   @Test

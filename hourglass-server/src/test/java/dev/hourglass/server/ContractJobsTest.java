@@ -55,7 +55,7 @@ class ContractJobsTest extends ContractTestBase {
     assertThat(getJob(s, "orders", "order-42").get("state").asText()).isEqualTo("ready");
     QueueStats stats = stats("orders");
     assertThat(stats.ready()).isEqualTo(1);
-    assertThat(stats.enqueued()).isEqualTo(1);
+    assertThat(stats.counters().enqueued()).isEqualTo(1);
   }
 
   @Test
@@ -242,7 +242,7 @@ class ContractJobsTest extends ContractTestBase {
     await()
         .atMost(Duration.ofSeconds(10))
         .untilAsserted(() -> assertError(s.get("/v1/queues/q/jobs/a"), 404, "job_not_found"));
-    assertThat(stats("q").expired()).isEqualTo(1);
+    assertThat(stats("q").counters().expired()).isEqualTo(1);
   }
 
   @ParameterizedTest
@@ -457,7 +457,7 @@ class ContractJobsTest extends ContractTestBase {
     assertThat(getJob(s, "q", "taken").get("payload").asInt()).isZero();
     assertError(s.get("/v1/queues/q/jobs/bad"), 404, "job_not_found");
     assertError(s.get("/v1/queues/q/jobs/nopayload"), 404, "job_not_found");
-    assertThat(stats("q").enqueued()).isEqualTo(4);
+    assertThat(stats("q").counters().enqueued()).isEqualTo(4);
   }
 
   private static void assertCreated(JsonNode result, String id, String state) {
@@ -601,7 +601,7 @@ class ContractJobsTest extends ContractTestBase {
     assertError(s.get("/v1/queues/q/jobs/a"), 404, "job_not_found");
     QueueStats stats = stats("q");
     assertThat(stats.total()).isZero();
-    assertThat(stats.cancelled()).isEqualTo(2);
+    assertThat(stats.counters().cancelled()).isEqualTo(2);
   }
 
   @Test

@@ -115,7 +115,7 @@ class ContractPushTest {
     await()
         .atMost(Duration.ofSeconds(10))
         .untilAsserted(() -> assertError(s.get("/v1/queues/q/jobs/a"), 404, "job_not_found"));
-    assertThat(stats("q").acked()).isEqualTo(1);
+    assertThat(stats("q").counters().acked()).isEqualTo(1);
   }
 
   @Test
@@ -135,7 +135,7 @@ class ContractPushTest {
               assertThat(job.get("attempts").asInt()).isEqualTo(1);
               assertThat(job.has("lastError")).isTrue();
             });
-    assertThat(stats("q").retried()).isEqualTo(1);
+    assertThat(stats("q").counters().retried()).isEqualTo(1);
   }
 
   @Test
@@ -159,7 +159,7 @@ class ContractPushTest {
               assertThat(job.get("state").asText()).isEqualTo("delayed");
               assertThat(job.get("attempts").asInt()).isEqualTo(1);
             });
-    assertThat(stats("q").retried()).isEqualTo(1);
+    assertThat(stats("q").counters().retried()).isEqualTo(1);
   }
 
   @Test

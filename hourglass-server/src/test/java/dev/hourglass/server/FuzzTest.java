@@ -396,10 +396,10 @@ class FuzzTest {
         return;
       }
       queue = "seed-" + ++generation;
-      Queue q = hourglass.queue(queue);
+      Queue<byte[]> q = hourglass.queue(queue);
       q.enqueue(dead("x-1"));
       q.enqueue(dead("x-2"));
-      for (Delivery d : q.claim(10, Duration.ofHours(1))) {
+      for (Delivery<byte[]> d : q.claim(10, Duration.ofHours(1))) {
         q.nack(d.id(), d.receipt(), Nack.kill("seeded dead"));
       }
       q.enqueue(JobSpec.builder().id("i-1").payload("{\"seed\":\"inflight\"}").build());
@@ -419,9 +419,9 @@ class FuzzTest {
     }
 
     private boolean intact() {
-      Queue q = hourglass.queue(queue);
+      Queue<byte[]> q = hourglass.queue(queue);
       for (Map.Entry<String, JobState> e : expected.entrySet()) {
-        Optional<JobInfo> job = q.get(e.getKey());
+        Optional<JobInfo<byte[]>> job = q.get(e.getKey());
         if (job.isEmpty() || job.get().state() != e.getValue()) {
           return false;
         }

@@ -53,7 +53,7 @@ class LuaSourceTest {
   @Test
   void aScriptErrorNamesTheLuaFileAndLineItCameFrom() throws IOException {
     try (Hourglass hourglass = Hourglass.builder().redisUri(redis.uri()).build()) {
-      Queue queue = hourglass.queue("broken");
+      Queue<byte[]> queue = hourglass.queue("broken");
       queue.enqueue(JobSpec.builder().id("j").payload("x").build());
       // A record too short for its header: decode() fails on its first line.
       Partition p = new Keys("hg").partition("broken", 0, 40);

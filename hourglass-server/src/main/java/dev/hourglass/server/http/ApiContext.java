@@ -20,7 +20,8 @@ public final class ApiContext {
   final int maxPayloadBytes;
 
   /** Long-poll claims waiting now, so shutdown can end them instead of waiting them out. */
-  private final Set<CompletableFuture<List<Delivery>>> waits = ConcurrentHashMap.newKeySet();
+  private final Set<CompletableFuture<List<Delivery<byte[]>>>> waits =
+      ConcurrentHashMap.newKeySet();
 
   public ApiContext(
       Hourglass hourglass, Auth auth, Metrics metrics, PushDeliveries push, int maxPayloadBytes) {
@@ -32,7 +33,7 @@ public final class ApiContext {
     this.maxPayloadBytes = maxPayloadBytes;
   }
 
-  CompletableFuture<List<Delivery>> track(CompletableFuture<List<Delivery>> wait) {
+  CompletableFuture<List<Delivery<byte[]>>> track(CompletableFuture<List<Delivery<byte[]>>> wait) {
     waits.add(wait);
     wait.whenComplete((r, e) -> waits.remove(wait));
     return wait;
@@ -50,7 +51,7 @@ public final class ApiContext {
    */
   public void closing() {
     closing = true;
-    for (CompletableFuture<List<Delivery>> w : List.copyOf(waits)) {
+    for (CompletableFuture<List<Delivery<byte[]>>> w : List.copyOf(waits)) {
       w.complete(List.of());
     }
   }

@@ -37,8 +37,8 @@ final class ConsumeApi {
     long waitMs = api.isClosing() ? 0 : asked;
     Duration visibility =
         f.optMillis("visibilityMs", 1, JobSpec.MAX_DURATION.toMillis()).orElse(null);
-    Queue q = api.queues.forWrite(queue);
-    CompletableFuture<List<Delivery>> claimed =
+    Queue<byte[]> q = api.queues.forWrite(queue);
+    CompletableFuture<List<Delivery<byte[]>>> claimed =
         api.track(q.claimAsync(max, visibility, Duration.ofMillis(waitMs)));
     ctx.future(
         () ->
@@ -53,10 +53,10 @@ final class ConsumeApi {
                 }));
   }
 
-  private ObjectNode deliveries(String queue, List<Delivery> jobs) {
+  private ObjectNode deliveries(String queue, List<Delivery<byte[]>> jobs) {
     ObjectNode body = JsonOut.object();
     ArrayNode list = body.putArray("jobs");
-    for (Delivery d : jobs) {
+    for (Delivery<byte[]> d : jobs) {
       api.metrics.delivered(queue, "pull", d.dueAt());
       list.add(JobJson.delivery(d));
     }
@@ -86,7 +86,7 @@ final class ConsumeApi {
     Fields f = Fields.of(JsonIn.object(ctx.bodyAsBytes()));
     String receipt = f.text("receipt", MAX_RECEIPT_CHARS);
     Optional<Duration> visibility = f.optMillis("visibilityMs", 1, JobSpec.MAX_DURATION.toMillis());
-    Queue q = api.queues.existing(queue);
+    Queue<byte[]> q = api.queues.existing(queue);
     Instant until =
         q.extend(Http.jobId(id), receipt, visibility.orElseGet(() -> q.settings().visibility()));
     Http.json(ctx, 200, JsonOut.object().put("leaseUntil", until.toEpochMilli()));

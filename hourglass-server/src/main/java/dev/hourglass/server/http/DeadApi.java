@@ -23,10 +23,10 @@ final class DeadApi {
     if (cursor != null && (cursor.isEmpty() || cursor.length() > MAX_CURSOR_CHARS)) {
       throw ApiException.invalidField("cursor", "is not a cursor this server gave out");
     }
-    DeadPage page = api.queues.existing(queue).dead().list(cursor, limit);
+    DeadPage<byte[]> page = api.queues.existing(queue).dead().list(cursor, limit);
     ObjectNode body = JsonOut.object();
     ArrayNode jobs = body.putArray("jobs");
-    for (JobInfo j : page.jobs()) {
+    for (JobInfo<byte[]> j : page.jobs()) {
       jobs.add(JobJson.job(j));
     }
     if (page.next().isPresent()) {

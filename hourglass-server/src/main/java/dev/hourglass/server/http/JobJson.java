@@ -78,13 +78,13 @@ public final class JobJson {
     return o;
   }
 
-  public static ObjectNode job(JobInfo j) {
+  public static ObjectNode job(JobInfo<byte[]> j) {
     ObjectNode o = JsonOut.object();
     o.put("id", j.id()).put("queue", j.queue()).put("state", state(j.state()));
     o.put("runAt", j.runAt().toEpochMilli());
     o.put("attempts", j.attempts()).put("maxAttempts", j.maxAttempts());
     o.put("createdAt", j.createdAt().toEpochMilli());
-    JsonOut.putPayload(o, "payload", j.payload());
+    JsonOut.putPayload(o, "payload", j.payload().bytes());
     j.lastError().ifPresent(e -> o.put("lastError", e));
     j.leaseUntil().ifPresent(t -> o.put("leaseUntil", t.toEpochMilli()));
     j.diedAt().ifPresent(t -> o.put("diedAt", t.toEpochMilli()));
@@ -94,10 +94,10 @@ public final class JobJson {
     return o;
   }
 
-  public static ObjectNode delivery(Delivery d) {
+  public static ObjectNode delivery(Delivery<byte[]> d) {
     ObjectNode o = JsonOut.object();
     o.put("id", d.id());
-    JsonOut.putPayload(o, "payload", d.payload());
+    JsonOut.putPayload(o, "payload", d.payload().bytes());
     o.put("attempt", d.attempt()).put("receipt", d.receipt());
     o.put("leaseUntil", d.leaseUntil().toEpochMilli());
     o.put("queue", d.queue()).put("maxAttempts", d.maxAttempts());

@@ -76,7 +76,7 @@ final class JobsApi {
   }
 
   void get(Context ctx, String queue, String id) {
-    JobInfo job =
+    JobInfo<byte[]> job =
         api.queues
             .existing(queue)
             .get(Http.jobId(id))
@@ -99,8 +99,8 @@ final class JobsApi {
     }
     OptionalLong delay = f.optLong("delayMs", 0, JobJson.MAX_DELAY_MS);
     long runAt = delay.isPresent() ? 0 : f.optLong("runAt", 0, JobJson.maxRunAtMs()).getAsLong();
-    Queue q = api.queues.existing(queue);
-    JobInfo job =
+    Queue<byte[]> q = api.queues.existing(queue);
+    JobInfo<byte[]> job =
         delay.isPresent()
             ? q.reschedule(id, java.time.Duration.ofMillis(delay.getAsLong()))
             : q.reschedule(id, Instant.ofEpochMilli(runAt));

@@ -47,7 +47,7 @@ public final class QueueDirectory {
   /**
    * @throws ApiException 404 {@code queue_not_found}
    */
-  public Queue existing(String name) {
+  public Queue<byte[]> existing(String name) {
     if (!exists(name)) {
       throw ApiException.queueNotFound(name);
     }
@@ -55,8 +55,8 @@ public final class QueueDirectory {
   }
 
   /** The queue, created with the server's defaults on first use. */
-  public Queue forWrite(String name) {
-    Queue q = hourglass.queue(checkName(name));
+  public Queue<byte[]> forWrite(String name) {
+    Queue<byte[]> q = hourglass.queue(checkName(name));
     known.add(name);
     return q;
   }

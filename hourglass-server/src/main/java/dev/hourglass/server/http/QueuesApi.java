@@ -15,7 +15,7 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.OptionalLong;
 
-/** Queue listing, one queue's view, and settings (defaults, partitions, delivery). */
+/** Queue<byte[]> listing, one queue's view, and settings (defaults, partitions, delivery). */
 final class QueuesApi {
   private final ApiContext api;
 
@@ -36,7 +36,7 @@ final class QueuesApi {
   }
 
   void get(Context ctx, String queue) {
-    Queue q = api.queues.existing(queue);
+    Queue<byte[]> q = api.queues.existing(queue);
     Http.json(ctx, 200, view(q.stats(), q.settings()));
   }
 
@@ -68,7 +68,7 @@ final class QueuesApi {
     } catch (InvalidArgumentException e) {
       throw ApiException.invalidField(e.field(), e.reason());
     }
-    Queue q = api.hourglass.configureQueue(queue, settings);
+    Queue<byte[]> q = api.hourglass.configureQueue(queue, settings);
     api.queues.forWrite(queue);
     delivery.ifPresent(d -> api.push.apply(queue, d));
     Http.json(ctx, exists ? 200 : 201, view(q.stats(), q.settings()));
@@ -106,9 +106,10 @@ final class QueuesApi {
         "delivery",
         DeliveryConfig.fromAttribute(settings.attributes().get(DeliveryConfig.ATTRIBUTE)).toJson());
     ObjectNode counters = o.putObject("counters");
-    counters.put("enqueued", s.enqueued()).put("delivered", s.delivered());
-    counters.put("acked", s.acked()).put("retried", s.retried()).put("dead", s.killed());
-    counters.put("expired", s.expired()).put("cancelled", s.cancelled());
+    QueueStats.Counters c = s.counters();
+    counters.put("enqueued", c.enqueued()).put("delivered", c.delivered());
+    counters.put("acked", c.acked()).put("retried", c.retried()).put("dead", c.dead());
+    counters.put("expired", c.expired()).put("cancelled", c.cancelled());
     return o;
   }
 }

@@ -100,12 +100,20 @@ public final class Metrics implements ScriptListener {
     QueueMeters(String queue) {
       this.queue = queue;
       Tags tags = Tags.of("queue", queue);
-      counter("enqueued", "Jobs created", tags, QueueStats::enqueued);
-      counter("delivered", "Deliveries to consumers (every attempt)", tags, QueueStats::delivered);
-      counter("acked", "Jobs finished by ack", tags, QueueStats::acked);
-      counter("retried", "Failed or expired deliveries scheduled again", tags, QueueStats::retried);
-      counter("dead", "Jobs that went dead", tags, QueueStats::killed);
-      counter("expired", "Jobs dropped by their ttl", tags, QueueStats::expired);
+      counter("enqueued", "Jobs created", tags, s -> s.counters().enqueued());
+      counter(
+          "delivered",
+          "Deliveries to consumers (every attempt)",
+          tags,
+          s -> s.counters().delivered());
+      counter("acked", "Jobs finished by ack", tags, s -> s.counters().acked());
+      counter(
+          "retried",
+          "Failed or expired deliveries scheduled again",
+          tags,
+          s -> s.counters().retried());
+      counter("dead", "Jobs that went dead", tags, s -> s.counters().dead());
+      counter("expired", "Jobs dropped by their ttl", tags, s -> s.counters().expired());
       gauge("delayed", tags, QueueStats::delayed);
       gauge("ready", tags, QueueStats::ready);
       gauge("inflight", tags, QueueStats::inflight);

@@ -2,6 +2,7 @@ package dev.hourglass.server.push;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.hourglass.Delivery;
+import dev.hourglass.Job;
 import dev.hourglass.JobHandler;
 import dev.hourglass.server.http.JsonOut;
 import dev.hourglass.server.metrics.Metrics;
@@ -17,7 +18,7 @@ import java.time.Duration;
  * Hourglass-Attempt}. A 2xx answer acks the job (the worker acks when this returns); any other
  * status, a connection failure or the timeout throws, and the worker nacks by the backoff.
  */
-final class HttpPusher implements JobHandler {
+final class HttpPusher implements JobHandler<byte[]> {
   private final HttpClient http;
   private final DeliveryConfig config;
   private final Metrics metrics;
@@ -31,11 +32,12 @@ final class HttpPusher implements JobHandler {
   }
 
   @Override
-  public void handle(Delivery job) throws Exception {
+  public void handle(Job<byte[]> work) throws Exception {
+    Delivery<byte[]> job = work.delivery();
     metrics.delivered(queue, "push", job.dueAt());
     ObjectNode body = JsonOut.object();
     body.put("id", job.id()).put("queue", job.queue()).put("attempt", job.attempt());
-    JsonOut.putPayload(body, "payload", job.payload());
+    JsonOut.putPayload(body, "payload", work.payload());
     body.put("maxAttempts", job.maxAttempts());
     body.put("runAt", job.dueAt().toEpochMilli()).put("createdAt", job.createdAt().toEpochMilli());
     HttpRequest request =

@@ -140,7 +140,9 @@ class PushDeliveryTest {
       try (Hourglass client = Hourglass.builder().redisUri(redis.uri()).build()) {
         QueueStats between = client.queue("restart").stats();
         assertThat(between.inflight()).as("jobs left in flight by a graceful close").isZero();
-        assertThat(between.acked()).as("acks settled by close").isEqualTo(deliveredBeforeRestart);
+        assertThat(between.counters().acked())
+            .as("acks settled by close")
+            .isEqualTo(deliveredBeforeRestart);
       }
       assertThat(deliveredBeforeRestart).as("delivered before the restart").isLessThan(ids.size());
 
@@ -150,7 +152,7 @@ class PushDeliveryTest {
         assertThat(ids)
             .allSatisfy(id -> assertThat(receiver.okAnswers(id)).as("2xx for %s", id).isEqualTo(1));
         assertThat(deadIds(second, "restart")).isEmpty();
-        assertThat(stats(second, "restart").acked()).isEqualTo(ids.size());
+        assertThat(stats(second, "restart").counters().acked()).isEqualTo(ids.size());
       }
     }
   }
