@@ -7,8 +7,8 @@ import java.lang.reflect.Type;
 /**
  * How the starter turns payloads into bytes and back. By default it is the application's JSON
  * mapper (Boot 4's Jackson 3 {@code JsonMapper}, or Boot 3's Jackson 2 {@code ObjectMapper});
- * declare a bean of this type to use something else. {@code byte[]} and {@code String} payloads
- * are stored as they are, whatever the mapper.
+ * declare a bean of this type to use something else. {@code byte[]} and {@code String} payloads are
+ * stored as they are, whatever the mapper.
  */
 public interface HourglassPayloadMapper {
 

@@ -11,8 +11,8 @@ import java.util.concurrent.ConcurrentMap;
 
 /**
  * Enqueues jobs from a Spring application. A payload is encoded by the client's codecs: {@code
- * byte[]} and {@code String} as they are, any other object as JSON through the application's
- * mapper ({@link HourglassPayloadMapper}). Thread-safe; one per application, made by the starter.
+ * byte[]} and {@code String} as they are, any other object as JSON through the application's mapper
+ * ({@link HourglassPayloadMapper}). Thread-safe; one per application, made by the starter.
  *
  * <pre>{@code
  * String id = template.enqueue("orders", new OrderPlaced(42), Duration.ofMinutes(30));

@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 import dev.hourglass.Hourglass;
 import dev.hourglass.QueueStats;
 import dev.hourglass.testing.RedisExtension;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -70,8 +69,7 @@ class GracefulShutdownTest {
     all.forEach(p -> template.job("slow", p).id(p).enqueue());
     await().atMost(TestApps.LIVENESS).until(() -> started.size() == 2);
 
-    SmartLifecycle listeners =
-        first.getBean("hourglassListenerContainer", SmartLifecycle.class);
+    SmartLifecycle listeners = first.getBean("hourglassListenerContainer", SmartLifecycle.class);
     Thread closing = new Thread(first::close, "test-close");
     closing.start();
     await().atMost(TestApps.LIVENESS).until(() -> !listeners.isRunning());
@@ -97,7 +95,9 @@ class GracefulShutdownTest {
       assertThat(distinct).containsExactlyInAnyOrderElementsOf(all);
       assertThat(completed).hasSize(JOBS);
       Hourglass client = second.getBean(Hourglass.class);
-      await().atMost(TestApps.LIVENESS).until(() -> client.queue("slow").stats().counters().acked() == JOBS);
+      await()
+          .atMost(TestApps.LIVENESS)
+          .until(() -> client.queue("slow").stats().counters().acked() == JOBS);
     }
   }
 }

@@ -82,7 +82,8 @@ class HourglassPropertiesTest {
 
   @Test
   void anUnknownHourglassKeyFailsStartup() {
-    assertThatThrownBy(() -> run("hourglass.redis-uri=" + redis.uri(), "hourglass.worker.threads=8"))
+    assertThatThrownBy(
+            () -> run("hourglass.redis-uri=" + redis.uri(), "hourglass.worker.threads=8"))
         .hasStackTraceContaining("hourglass.worker.threads");
   }
 

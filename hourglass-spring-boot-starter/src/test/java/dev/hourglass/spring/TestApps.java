@@ -12,9 +12,9 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
- * Starts real applications for the tests, with the same calls on Boot 3.5 and Boot 4 (these
- * sources are compiled against both): {@link SpringApplicationBuilder}, a real web server on a
- * free port read from {@code local.server.port}, and {@link HttpClient} for the actuator.
+ * Starts real applications for the tests, with the same calls on Boot 3.5 and Boot 4 (these sources
+ * are compiled against both): {@link SpringApplicationBuilder}, a real web server on a free port
+ * read from {@code local.server.port}, and {@link HttpClient} for the actuator.
  */
 final class TestApps {
   /** How long a test waits for something that should happen soon (a liveness bound only). */

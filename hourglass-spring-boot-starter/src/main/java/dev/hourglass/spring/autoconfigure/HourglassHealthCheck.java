@@ -54,7 +54,8 @@ final class HourglassHealthCheck implements DisposableBean {
       return new Result(false, Map.of("error", "Redis did not answer within " + timeout));
     } catch (ExecutionException e) {
       Throwable cause = e.getCause();
-      return new Result(false, Map.of("error", cause.getClass().getName() + ": " + cause.getMessage()));
+      return new Result(
+          false, Map.of("error", cause.getClass().getName() + ": " + cause.getMessage()));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return new Result(false, Map.of("error", "interrupted"));

@@ -119,8 +119,8 @@ public class HourglassProperties {
     private Duration ttl;
 
     /**
-     * Waits between attempts, as a schedule such as "15s 3m 10m 30m 1h" (the n-th failure waits
-     * the n-th step, later ones the last). When unset, exponential from 1s to 1h with 20% jitter.
+     * Waits between attempts, as a schedule such as "15s 3m 10m 30m 1h" (the n-th failure waits the
+     * n-th step, later ones the last). When unset, exponential from 1s to 1h with 20% jitter.
      */
     private String backoff;
 
@@ -166,8 +166,8 @@ public class HourglassProperties {
     private int prefetch = 1000;
 
     /**
-     * Longest wait on shutdown for running handlers; jobs not started are handed back at once.
-     * When unset, 90% of spring.lifecycle.timeout-per-shutdown-phase (30s when that is unset).
+     * Longest wait on shutdown for running handlers; jobs not started are handed back at once. When
+     * unset, 90% of spring.lifecycle.timeout-per-shutdown-phase (30s when that is unset).
      */
     private Duration shutdownTimeout;
 

@@ -74,7 +74,8 @@ final class ListenerMethod {
       throw invalid(method, "its payload parameter is a primitive; use " + c.getName() + "'s box");
     }
     ReflectionUtils.makeAccessible(method);
-    return new ListenerMethod(bean, method, queue, concurrency, payloadType, payloadIndex, jobIndex);
+    return new ListenerMethod(
+        bean, method, queue, concurrency, payloadType, payloadIndex, jobIndex);
   }
 
   /** The {@code T} of a {@code Job<T>} parameter; {@code byte[]} when it is raw or a wildcard. */

@@ -63,9 +63,7 @@ final class SpringRedisUri {
     if (!cluster.isEmpty()) {
       if (ssl) {
         throw new InvalidConfigurationPropertyValueException(
-            PREFIX + "ssl.enabled",
-            "true",
-            "Hourglass does not support TLS to a Redis Cluster");
+            PREFIX + "ssl.enabled", "true", "Hourglass does not support TLS to a Redis Cluster");
       }
       return "redis-cluster://" + credentials + String.join(",", cluster);
     }
@@ -76,12 +74,17 @@ final class SpringRedisUri {
 
   /** {@code spring.data.redis.connect-timeout}, if set. */
   Optional<Duration> connectTimeout() {
-    return binder.bind(PREFIX + "connect-timeout", Duration.class).map(Optional::of).orElse(
-        Optional.empty());
+    return binder
+        .bind(PREFIX + "connect-timeout", Duration.class)
+        .map(Optional::of)
+        .orElse(Optional.empty());
   }
 
   private Optional<String> string(String key) {
-    return binder.bind(PREFIX + key, String.class).map(Optional::of).orElse(Optional.empty())
+    return binder
+        .bind(PREFIX + key, String.class)
+        .map(Optional::of)
+        .orElse(Optional.empty())
         .filter(s -> !s.isBlank());
   }
 
@@ -93,7 +96,9 @@ final class SpringRedisUri {
             .toList();
     if (key.startsWith("sentinel") && nodes.isEmpty()) {
       throw new InvalidConfigurationPropertyValueException(
-          PREFIX + key, "", "spring.data.redis.sentinel.master is set, so the sentinels are needed");
+          PREFIX + key,
+          "",
+          "spring.data.redis.sentinel.master is set, so the sentinels are needed");
     }
     return nodes;
   }

@@ -72,7 +72,8 @@ class SpringQuickStartTest {
   void anUnpaidOrderIsClosedAndAPaidOneIsNot() {
     try (ConfigurableApplicationContext app =
         new SpringApplicationBuilder(App.class)
-            .properties("spring.data.redis.url=" + redis.uri(), "spring.main.web-application-type=none")
+            .properties(
+                "spring.data.redis.url=" + redis.uri(), "spring.main.web-application-type=none")
             .run()) {
       UnpaidOrders unpaid = app.getBean(UnpaidOrders.class);
       unpaid.placed(1);
