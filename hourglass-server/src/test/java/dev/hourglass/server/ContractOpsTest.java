@@ -23,7 +23,8 @@ class ContractOpsTest extends ContractTestBase {
   @Test
   void metricsArePrometheusTextWithQueueAndHttpMeters() {
     enqueue(s, "q", j("{'payload':1}"));
-    enqueue(s, "q", j("{'payload':2}"));
+    enqueue(s, "q", j("{'id':'c','payload':2,'delayMs':60000}"));
+    assertThat(s.call("DELETE", "/v1/queues/q/jobs/c", null).status()).isEqualTo(204);
 
     TestServer.Response r = s.get("/metrics");
 
@@ -32,6 +33,8 @@ class ContractOpsTest extends ContractTestBase {
     assertThat(r.body())
         .contains("# TYPE hourglass_jobs_enqueued_total counter")
         .containsPattern("(?m)^hourglass_jobs_enqueued_total\\{queue=\"q\"\\} 2(\\.0)?$")
+        .containsPattern("(?m)^hourglass_jobs_cancelled_total\\{queue=\"q\"\\} 1(\\.0)?$")
+        .containsPattern("(?m)^hourglass_jobs\\{queue=\"q\",state=\"ready\"\\} 1(\\.0)?$")
         .contains("http_server_requests_seconds");
   }
 

@@ -1,0 +1,196 @@
+package dev.hourglass.micrometer;
+
+import dev.hourglass.Hourglass;
+import dev.hourglass.QueueStats;
+import dev.hourglass.spi.ScriptListener;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.ToDoubleFunction;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Micrometer meters for one Hourglass client, on any {@link MeterRegistry}.
+ *
+ * <ul>
+ *   <li>Per queue (tag {@code queue}), from the counters and counts Hourglass keeps in Redis, so
+ *       every process reports the queue's whole truth: the function counters {@code
+ *       hourglass.jobs.enqueued}, {@code .delivered}, {@code .acked}, {@code .retried}, {@code
+ *       .dead}, {@code .expired}, {@code .cancelled}, and the gauge {@code
+ *       hourglass.jobs{state=delayed|ready|inflight|dead}}. All of a queue's meters read one cached
+ *       {@link QueueStats}, fetched from Redis at most once per {@value #STATS_MAX_AGE_MS} ms (one
+ *       script call per partition) when the registry is read; a failed read keeps the last values
+ *       (NaN before the first success).
+ *   <li>{@code hourglass.redis.script{script,outcome=ok|error}}: a timer of every Lua script call,
+ *       when this object is the client's {@link ScriptListener}.
+ *   <li>{@code hourglass.delivery.lateness{queue,mode}}: a timer with a percentile histogram of
+ *       delivery time minus due time, for the deliveries reported to {@link #delivered}.
+ * </ul>
+ *
+ * <p>Wiring: the client takes the listener when it is built, and the per-queue meters need the
+ * client, so build in this order:
+ *
+ * <pre>{@code
+ * HourglassMetrics metrics = new HourglassMetrics(registry);
+ * Hourglass hourglass = Hourglass.builder().redisUri(uri).scriptListener(metrics).build();
+ * metrics.bind(hourglass).registerQueues();
+ * }</pre>
+ *
+ * Queues created later get meters from the next {@link #registerQueues()} (call it before each
+ * scrape, or on a schedule) or from {@link #registerQueue}. Thread-safe.
+ */
+public final class HourglassMetrics implements ScriptListener {
+  private static final Logger log = LoggerFactory.getLogger(HourglassMetrics.class);
+  private static final long STATS_MAX_AGE_MS = 1000;
+
+  private final MeterRegistry registry;
+  private final Map<String, QueueMeters> queues = new ConcurrentHashMap<>();
+  private volatile Hourglass hourglass;
+
+  /** Meters registered on {@code registry}; no queue meters until {@link #bind} and register. */
+  public HourglassMetrics(MeterRegistry registry) {
+    this.registry = Objects.requireNonNull(registry, "registry");
+  }
+
+  /** The registry the meters are on. */
+  public MeterRegistry registry() {
+    return registry;
+  }
+
+  /**
+   * Connects the per-queue meters to the client whose queues they report.
+   *
+   * @return this
+   * @throws IllegalStateException when already bound to another client
+   */
+  public HourglassMetrics bind(Hourglass hourglass) {
+    Objects.requireNonNull(hourglass, "hourglass");
+    synchronized (this) {
+      if (this.hourglass != null && this.hourglass != hourglass) {
+        throw new IllegalStateException("HourglassMetrics is already bound to another client");
+      }
+      this.hourglass = hourglass;
+    }
+    return this;
+  }
+
+  /**
+   * Registers the meters of every queue the client lists ({@link Hourglass#queueNames()}) that has
+   * none yet: one Redis call, then nothing for the queues already known. Does nothing before {@link
+   * #bind}; when Redis cannot be reached it logs at debug and registers nothing.
+   */
+  public void registerQueues() {
+    Hourglass h = hourglass;
+    if (h == null) {
+      return;
+    }
+    try {
+      h.queueNames().forEach(this::registerQueue);
+    } catch (RuntimeException e) {
+      log.debug("cannot list queues for metrics: {}", e.getMessage());
+    }
+  }
+
+  /** Registers the meters of this queue, if it has none yet. Before {@link #bind} they read NaN. */
+  public void registerQueue(String name) {
+    Objects.requireNonNull(name, "name");
+    queues.computeIfAbsent(name, QueueMeters::new);
+  }
+
+  @Override
+  public void scriptCalled(String script, Duration elapsed, Throwable failure) {
+    Timer.builder("hourglass.redis.script")
+        .description("Latency of Hourglass's Lua script calls to Redis")
+        .tags("script", script, "outcome", failure == null ? "ok" : "error")
+        .register(registry)
+        .record(elapsed);
+  }
+
+  /**
+   * Records that a job due at {@code dueAt} was delivered now.
+   *
+   * @param mode how it was delivered, e.g. {@code pull} (to a consumer) or {@code push} (to an
+   *     endpoint)
+   */
+  public void delivered(String queue, String mode, Instant dueAt) {
+    long lateMs = Math.max(0, System.currentTimeMillis() - dueAt.toEpochMilli());
+    Timer.builder("hourglass.delivery.lateness")
+        .description("Delivery time minus due time")
+        .tags("queue", queue, "mode", mode)
+        .publishPercentileHistogram()
+        .maximumExpectedValue(Duration.ofMinutes(10))
+        .register(registry)
+        .record(Duration.ofMillis(lateMs));
+  }
+
+  /** The meters of one queue, read from one cached {@link QueueStats}. */
+  private final class QueueMeters {
+    private final String queue;
+    private volatile QueueStats stats;
+    private volatile long readAtMs;
+
+    QueueMeters(String queue) {
+      this.queue = queue;
+      Tags tags = Tags.of("queue", queue);
+      counter("enqueued", "Jobs created", tags, s -> s.counters().enqueued());
+      counter(
+          "delivered",
+          "Deliveries to consumers (every attempt)",
+          tags,
+          s -> s.counters().delivered());
+      counter("acked", "Jobs finished by ack", tags, s -> s.counters().acked());
+      counter(
+          "retried",
+          "Failed or expired deliveries scheduled again",
+          tags,
+          s -> s.counters().retried());
+      counter("dead", "Jobs that went dead", tags, s -> s.counters().dead());
+      counter("expired", "Jobs dropped by their ttl", tags, s -> s.counters().expired());
+      counter("cancelled", "Jobs removed by cancel", tags, s -> s.counters().cancelled());
+      gauge("delayed", tags, QueueStats::delayed);
+      gauge("ready", tags, QueueStats::ready);
+      gauge("inflight", tags, QueueStats::inflight);
+      gauge("dead", tags, QueueStats::dead);
+    }
+
+    private void counter(String name, String help, Tags tags, ToDoubleFunction<QueueStats> f) {
+      FunctionCounter.builder("hourglass.jobs." + name, this, m -> m.read(f))
+          .description(help)
+          .tags(tags)
+          .register(registry);
+    }
+
+    private void gauge(String state, Tags tags, ToDoubleFunction<QueueStats> f) {
+      // Meters hold their object weakly; the gauges' strong reference keeps this object, and so
+      // every meter of the queue, alive for as long as the registry is.
+      Gauge.builder("hourglass.jobs", this, m -> m.read(f))
+          .description("Jobs per state now")
+          .tags(tags.and("state", state))
+          .strongReference(true)
+          .register(registry);
+    }
+
+    private double read(ToDoubleFunction<QueueStats> f) {
+      Hourglass h = hourglass;
+      long now = System.currentTimeMillis();
+      if (h != null && (readAtMs == 0 || now - readAtMs > STATS_MAX_AGE_MS)) {
+        readAtMs = now; // a failed read, too, waits its second before the next try
+        try {
+          stats = h.queue(queue).stats();
+        } catch (RuntimeException e) {
+          log.debug("cannot read stats of {} for metrics: {}", queue, e.getMessage());
+        }
+      }
+      QueueStats s = stats;
+      return s == null ? Double.NaN : f.applyAsDouble(s);
+    }
+  }
+}
