@@ -47,8 +47,9 @@ final class QueueMeters implements SmartLifecycle {
               t.setDaemon(true);
               return t;
             });
+    registerQueues();
     scheduler.scheduleWithFixedDelay(
-        this::registerQueues, 0, refresh.toMillis(), TimeUnit.MILLISECONDS);
+        this::registerQueues, refresh.toMillis(), refresh.toMillis(), TimeUnit.MILLISECONDS);
   }
 
   private void registerQueues() {
