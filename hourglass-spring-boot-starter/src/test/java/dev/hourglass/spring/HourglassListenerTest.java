@@ -42,7 +42,7 @@ class HourglassListenerTest {
     }
 
     @HourglassListener(queue = "batches")
-    void batch(List<OrderPlaced> batch) {
+    private void batch(List<OrderPlaced> batch) { // private methods are found too
       batches.add(batch);
     }
 
