@@ -1,0 +1,113 @@
+package dev.hourglass.spring.autoconfigure;
+
+import dev.hourglass.spring.HourglassListener;
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.springframework.aop.support.AopUtils;
+import org.springframework.beans.factory.config.BeanPostProcessor;
+import org.springframework.core.MethodIntrospector;
+import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.core.env.Environment;
+
+/**
+ * Finds {@link HourglassListener} methods on beans as they are created and resolves their
+ * attributes' {@code ${...}} placeholders; {@link HourglassListenerContainer} starts them. A bad
+ * attribute fails the bean's creation, naming the method.
+ */
+public class HourglassListenerBeanPostProcessor implements BeanPostProcessor {
+  private final Environment environment;
+  private final List<ListenerMethod> found = new ArrayList<>();
+  private boolean closed; // guarded by this
+
+  public HourglassListenerBeanPostProcessor(Environment environment) {
+    this.environment = environment;
+  }
+
+  @Override
+  public Object postProcessAfterInitialization(Object bean, String beanName) {
+    Class<?> type = AopUtils.getTargetClass(bean);
+    Map<Method, HourglassListener> methods =
+        MethodIntrospector.selectMethods(
+            type,
+            (MethodIntrospector.MetadataLookup<HourglassListener>)
+                m -> AnnotatedElementUtils.findMergedAnnotation(m, HourglassListener.class));
+    if (methods.isEmpty()) {
+      return bean;
+    }
+    List<ListenerMethod> listeners = new ArrayList<>();
+    methods.forEach(
+        (method, annotation) -> {
+          Method invocable = AopUtils.selectInvocableMethod(method, bean.getClass());
+          listeners.add(
+              ListenerMethod.of(
+                  bean,
+                  invocable,
+                  resolve(method, "queue", annotation.queue()),
+                  concurrency(method, annotation.concurrency())));
+        });
+    synchronized (this) {
+      if (closed) {
+        throw new IllegalStateException(
+            "Bean '"
+                + beanName
+                + "' has @HourglassListener methods but was created after the listeners started"
+                + " (a lazy or prototype bean?); make it an eager singleton");
+      }
+      found.addAll(listeners);
+    }
+    return bean;
+  }
+
+  /** The listener methods found so far; none may be added afterwards. */
+  synchronized List<ListenerMethod> takeListeners() {
+    closed = true;
+    return List.copyOf(found);
+  }
+
+  private String resolve(Method method, String attribute, String value) {
+    String resolved;
+    try {
+      resolved = environment.resolveRequiredPlaceholders(value).strip();
+    } catch (IllegalArgumentException e) {
+      throw new IllegalStateException(
+          "@HourglassListener method "
+              + ListenerMethod.describe(method)
+              + ": "
+              + attribute
+              + " \""
+              + value
+              + "\": "
+              + e.getMessage(),
+          e);
+    }
+    if (resolved.isEmpty() && attribute.equals("queue")) {
+      throw new IllegalStateException(
+          "@HourglassListener method "
+              + ListenerMethod.describe(method)
+              + ": queue \""
+              + value
+              + "\" is empty");
+    }
+    return resolved;
+  }
+
+  private int concurrency(Method method, String value) {
+    String resolved = resolve(method, "concurrency", value);
+    if (resolved.isEmpty()) {
+      return 0;
+    }
+    if (resolved.matches("[0-9]{1,9}") && Integer.parseInt(resolved) >= 1) {
+      return Integer.parseInt(resolved);
+    }
+    throw new IllegalStateException(
+        "@HourglassListener method "
+            + ListenerMethod.describe(method)
+            + ": concurrency \""
+            + value
+            + "\" is \""
+            + resolved
+            + "\", not a whole number of at least 1");
+  }
+}
