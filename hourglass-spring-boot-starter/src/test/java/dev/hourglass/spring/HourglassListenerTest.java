@@ -94,6 +94,25 @@ class HourglassListenerTest {
   }
 
   @Test
+  void payloadsGoThroughTheApplicationsMapper() {
+    start("spring.jackson.property-naming-strategy=SNAKE_CASE");
+    HourglassTemplate template = app.getBean(HourglassTemplate.class);
+    String waiting = template.enqueue("later", new OrderPlaced(5, "ada"), Duration.ofHours(1));
+    assertThat(
+            app.getBean(Hourglass.class)
+                .queue("later")
+                .get(waiting)
+                .orElseThrow()
+                .payloadAsString())
+        .contains("\"order_id\":5");
+
+    template.enqueue("orders-eu", new OrderPlaced(6, "bob"), Duration.ZERO);
+    Orders orders = app.getBean(Orders.class);
+    await().atMost(TestApps.LIVENESS).until(() -> !orders.placed.isEmpty());
+    assertThat(orders.placed).containsExactly(new OrderPlaced(6, "bob"));
+  }
+
+  @Test
   void aGenericPayloadIsDecodedByTheMapper() {
     start();
     List<OrderPlaced> batch = List.of(new OrderPlaced(1, "a"), new OrderPlaced(2, "b"));

@@ -25,9 +25,6 @@ import org.springframework.core.env.Environment;
  */
 @AutoConfiguration(
     afterName = {
-      "org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration",
-      "org.springframework.boot.jackson2.autoconfigure.Jackson2AutoConfiguration",
-      "org.springframework.boot.autoconfigure.jackson.JacksonAutoConfiguration",
       "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
       "org.springframework.boot.actuate.autoconfigure.metrics.CompositeMeterRegistryAutoConfiguration"
     })
@@ -95,8 +92,8 @@ public class HourglassAutoConfiguration {
   }
 
   /**
-   * {@code hourglass.worker.shutdown-timeout}, else 90% of Spring's shutdown phase timeout, so
-   * that the workers have closed before Spring gives up on the phase.
+   * {@code hourglass.worker.shutdown-timeout}, else 90% of Spring's shutdown phase timeout, so that
+   * the workers have closed before Spring gives up on the phase.
    */
   static Duration shutdownTimeout(HourglassProperties.Worker worker, Binder binder) {
     if (worker.getShutdownTimeout() != null) {

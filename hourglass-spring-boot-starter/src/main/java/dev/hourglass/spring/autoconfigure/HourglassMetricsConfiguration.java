@@ -17,7 +17,10 @@ import org.springframework.context.annotation.Configuration;
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnClass(
-    name = {"io.micrometer.core.instrument.MeterRegistry", "dev.hourglass.micrometer.HourglassMetrics"})
+    name = {
+      "io.micrometer.core.instrument.MeterRegistry",
+      "dev.hourglass.micrometer.HourglassMetrics"
+    })
 @ConditionalOnBean(type = "io.micrometer.core.instrument.MeterRegistry")
 class HourglassMetricsConfiguration {
 

@@ -12,9 +12,9 @@ import org.springframework.context.SmartLifecycle;
 
 /**
  * Keeps a set of meters for every queue under the prefix: binds the metrics to the client and
- * registers the queues found at start, then looks for new queues every refresh interval (the
- * loop sleeps for that interval; nothing else wakes it). Starts before the listeners and stops
- * after them.
+ * registers the queues found at start, then looks for new queues every refresh interval (the loop
+ * sleeps for that interval; nothing else wakes it). Starts before the listeners and stops after
+ * them.
  */
 final class QueueMeters implements SmartLifecycle {
   private static final Logger LOG = LoggerFactory.getLogger(QueueMeters.class);
