@@ -8,6 +8,7 @@ import dev.hourglass.QueueStats;
 import dev.hourglass.embedded.RedisServer;
 import dev.hourglass.spring.HourglassTemplate;
 import dev.hourglass.testing.RedisExtension;
+import java.net.http.HttpResponse;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -40,9 +41,9 @@ class OrdersTest {
       assertThat(counters.acked()).isEqualTo(1);
       assertThat(counters.retried() + counters.dead()).isZero();
 
-      assertThat(app.send("POST", "/orders/" + unpaid.id() + "/pay").statusCode())
-          .as("a closed order cannot be paid")
-          .isEqualTo(409);
+      HttpResponse<String> late = app.send("POST", "/orders/" + unpaid.id() + "/pay");
+      assertThat(late.statusCode()).as("a closed order cannot be paid").isEqualTo(409);
+      assertThat(late.body()).contains("was closed unpaid");
       assertThat(app.get(unpaid.id()).status()).isEqualTo(OrderStatus.CLOSED);
       assertThat(app.context.getBeansOfType(RedisServer.class))
           .as("no embedded Redis when hourglass.redis-uri is set")
@@ -88,7 +89,9 @@ class OrdersTest {
   @Test
   void unknownOrdersAre404() {
     try (RunningOrders app = start("30m")) {
-      assertThat(app.send("GET", "/orders/nope").statusCode()).isEqualTo(404);
+      HttpResponse<String> unknown = app.send("GET", "/orders/nope");
+      assertThat(unknown.statusCode()).isEqualTo(404);
+      assertThat(unknown.body()).contains("No order nope");
       assertThat(app.send("POST", "/orders/nope/pay").statusCode()).isEqualTo(404);
     }
   }
