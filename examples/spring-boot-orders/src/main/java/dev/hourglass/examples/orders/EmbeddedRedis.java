@@ -33,7 +33,7 @@ import org.springframework.util.FileSystemUtils;
  * hourglass-embedded} then leaves stopping it to its owner (and runs it in a session of its own, so
  * that a Ctrl+C reaches only the JVM): an in-memory one would be killed by that module's shutdown
  * hook while Spring is still shutting down gracefully. Should the JVM be killed outright, the
- * module's watchdog kills the server within a second.
+ * module's watchdog kills the server within seconds (the temporary directory then stays behind).
  */
 public final class EmbeddedRedis
     implements ApplicationContextInitializer<ConfigurableApplicationContext> {
