@@ -169,6 +169,10 @@ public interface Queue<T> {
    */
   List<Delivery<T>> claim(int max, Duration visibility);
 
+  /**
+   * Completing or cancelling the future before the claim answers gives the claim up: what it leased
+   * is handed back at once (ready again, the attempt not counted).
+   */
   CompletableFuture<List<Delivery<T>>> claimAsync(int max, Duration visibility);
 
   /**
@@ -181,7 +185,10 @@ public interface Queue<T> {
    */
   List<Delivery<T>> claim(int max, Duration visibility, Duration wait);
 
-  /** Cancelling the future ends the wait; jobs leased for it after that are handed back at once. */
+  /**
+   * Completing or cancelling the future ends the wait; jobs leased for it after that are handed
+   * back at once (ready again, the attempt not counted).
+   */
   CompletableFuture<List<Delivery<T>>> claimAsync(int max, Duration visibility, Duration wait);
 
   /**
@@ -191,11 +198,11 @@ public interface Queue<T> {
    * @throws JobNotFoundException when the job no longer exists
    */
   default void ack(Delivery<T> delivery) {
-    ack(delivery.id(), delivery.receipt());
+    ack(required(delivery).id(), delivery.receipt());
   }
 
   default CompletableFuture<Void> ackAsync(Delivery<T> delivery) {
-    return ackAsync(delivery.id(), delivery.receipt());
+    return ackAsync(required(delivery).id(), delivery.receipt());
   }
 
   /** {@link #ack(Delivery)} by the delivery's id and receipt (e.g. from another process). */
@@ -230,14 +237,21 @@ public interface Queue<T> {
    * @throws StaleReceiptException when the receipt no longer holds the job
    */
   default Instant extend(Delivery<T> delivery, Duration visibility) {
-    return extend(delivery.id(), delivery.receipt(), visibility);
+    return extend(required(delivery).id(), delivery.receipt(), visibility);
   }
 
   default CompletableFuture<Instant> extendAsync(Delivery<T> delivery, Duration visibility) {
-    return extendAsync(delivery.id(), delivery.receipt(), visibility);
+    return extendAsync(required(delivery).id(), delivery.receipt(), visibility);
   }
 
   Instant extend(String id, String receipt, Duration visibility);
 
   CompletableFuture<Instant> extendAsync(String id, String receipt, Duration visibility);
+
+  private static <D extends Delivery<?>> D required(D delivery) {
+    if (delivery == null) {
+      throw new InvalidArgumentException("delivery", "is required");
+    }
+    return delivery;
+  }
 }

@@ -168,6 +168,31 @@ class LongPollClaimTest extends HourglassTestBase {
     assertThat(got).extracting(Delivery::id).containsExactly("after-cancel");
   }
 
+  /** The server completes parked claims with nothing when it shuts down: the same as a cancel. */
+  @Test
+  void completingTheFutureFromOutsideEndsTheWaitAndLeasesNothingForIt() throws Exception {
+    Queue<String> consumer = live().queue("lp-complete", String.class);
+    Queue<byte[]> producer = manual().queue("lp-complete");
+    CompletableFuture<List<Delivery<String>>> waiting =
+        consumer.claimAsync(1, VISIBILITY, LONG_WAIT);
+    awaitParked(1);
+
+    assertThat(waiting.complete(List.of())).isTrue();
+    producer.enqueue(job("after-complete"));
+
+    await()
+        .during(Duration.ofMillis(800))
+        .atMost(LIVENESS)
+        .pollInterval(Duration.ofMillis(20))
+        .until(
+            () -> {
+              QueueStats s = producer.stats();
+              return s.ready() == 1 && s.inflight() == 0 && s.counters().delivered() == 0;
+            });
+    List<Delivery<byte[]>> got = producer.claim(1, VISIBILITY);
+    assertThat(got).extracting(Delivery::attempt).containsExactly(1);
+  }
+
   @Test
   void cancelledWaitersLeaveTheWakeUpsToOtherWaiters() throws Exception {
     Queue<byte[]> consumer = live().queue("lp-cancel-many");

@@ -1,6 +1,8 @@
 package dev.hourglass;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.awaitility.Awaitility.await;
 
 import dev.hourglass.embedded.RedisServer;
@@ -10,7 +12,9 @@ import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
@@ -36,6 +40,53 @@ class RedisRestartTest {
   @AfterEach
   void redisRunsAgain() {
     redis.server().start(); // no-op when running; restores the server if a test failed mid-outage
+  }
+
+  /**
+   * A Redis down when the client's settings check falls due (every 30 s) fails that call and the
+   * calls after it, and the client works again once Redis is back: no call waits forever on a check
+   * that could not even be sent.
+   */
+  @Test
+  void anOutageAcrossTheSettingsCheckFailsCallsAndNeverHangsThem() throws Exception {
+    MovableClock clock = new MovableClock();
+    try (Hourglass h =
+        Hourglass.builder()
+            .redisUri(redis.uri())
+            .backgroundPromoter(false)
+            .commandTimeout(COMMAND_TIMEOUT)
+            .clock(clock)
+            .build()) {
+      Queue<String> q = h.queue("outage", String.class);
+      q.enqueue(q.spec("x").id("x").build());
+      redis.server().stop();
+      clock.advance(Duration.ofSeconds(31)); // the next call checks the settings version first
+      // Until the client has seen its connections drop, a call may fail on the dead connection;
+      // after that, each call must try to connect, and fail its future, not throw or hang.
+      await()
+          .atMost(LIVENESS)
+          .until(
+              () -> {
+                Throwable failure =
+                    catchThrowable(
+                        () -> q.getAsync("x").get(LIVENESS.toSeconds(), TimeUnit.SECONDS));
+                assertThat(failure)
+                    .isInstanceOf(ExecutionException.class)
+                    .hasCauseInstanceOf(RedisUnavailableException.class);
+                return failure.getCause().getMessage().startsWith("cannot connect to Redis");
+              });
+      for (int call = 0; call < 3; call++) {
+        assertThatThrownBy(() -> q.getAsync("x").get(LIVENESS.toSeconds(), TimeUnit.SECONDS))
+            .isInstanceOf(ExecutionException.class)
+            .hasCauseInstanceOf(RedisUnavailableException.class);
+        assertThatThrownBy(() -> q.get("x")).isInstanceOf(RedisUnavailableException.class);
+      }
+      redis.server().start();
+      await()
+          .atMost(LIVENESS)
+          .ignoreExceptionsInstanceOf(RedisUnavailableException.class)
+          .until(() -> q.getAsync("x").get(LIVENESS.toSeconds(), TimeUnit.SECONDS).isPresent());
+    }
   }
 
   @Test

@@ -97,9 +97,7 @@ final class ClaimWaiters {
   /** Completes the waiter; jobs leased for a caller that gave up meanwhile go straight back. */
   private void deliver(Waiter w, List<Delivery<byte[]>> got) {
     if (!w.result.complete(got)) {
-      for (Delivery<byte[]> d : got) {
-        queue.settlements.release(d.id(), d.receipt());
-      }
+      queue.handBack(got);
     }
   }
 

@@ -200,15 +200,21 @@ final class QueueHandle<T> implements Queue<T> {
   public CompletableFuture<List<Delivery<T>>> claimAsync(
       int max, Duration visibility, Duration wait) {
     CompletableFuture<List<Delivery<byte[]>>> claimed = queue.claim(max, visibility, wait);
-    CompletableFuture<List<Delivery<T>>> typed =
-        claimed.thenApply(got -> got.stream().map(d -> d.as(codec)).toList());
-    // Cancelling the typed future must reach the claim, which hands back what it leased late.
-    typed.whenComplete(
-        (ok, error) -> {
-          if (typed.isCancelled()) {
-            claimed.cancel(false);
+    CompletableFuture<List<Delivery<T>>> typed = new CompletableFuture<>();
+    claimed.whenComplete(
+        (got, error) -> {
+          if (error != null) {
+            typed.completeExceptionally(error);
+          } else if (!typed.complete(got.stream().map(d -> d.as(codec)).toList())) {
+            // The caller completed or cancelled its future first: nobody gets these jobs.
+            queue.handBack(got);
           }
         });
+    if (!wait.isZero()) {
+      // Completing or cancelling the caller's future ends a long poll's wait; a claim without wait
+      // is left to finish, and what it leased goes back above.
+      typed.whenComplete((ok, error) -> claimed.cancel(false));
+    }
     return typed;
   }
 

@@ -25,6 +25,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The engine of one queue, shared by every handle on it whatever its payload type: each operation
@@ -32,6 +34,7 @@ import java.util.concurrent.CompletableFuture;
  * checked before anything is sent, and thrown at once. {@link QueueHandle} is the public face.
  */
 final class RedisQueue {
+  private static final Logger log = LoggerFactory.getLogger(RedisQueue.class);
   private static final Duration MAX_CLAIM_WAIT = Duration.ofHours(1);
 
   private final HourglassClient client;
@@ -230,6 +233,24 @@ final class RedisQueue {
       return claims.any(max, visibility);
     }
     return claims.waitFor(max, visibility, wait);
+  }
+
+  /**
+   * Hands back deliveries whose claim was given up before they reached anyone: ready again at once,
+   * the attempt not counted. A failure leaves them to their lease.
+   */
+  void handBack(List<Delivery<byte[]>> got) {
+    for (Delivery<byte[]> d : got) {
+      settlements
+          .release(d.id(), d.receipt())
+          .whenComplete(
+              (ok, error) -> {
+                if (error != null) {
+                  log.debug(
+                      "job {} in {} comes back by its lease: {}", d.id(), name, error.toString());
+                }
+              });
+    }
   }
 
   private static void checkClaim(int max, Duration visibility) {

@@ -48,23 +48,27 @@ final class SettingsVersions {
       checking = result;
     }
     long startedAt = clock.millis();
-    registry
-        .settingsVersion()
-        .whenComplete(
-            (v, error) -> {
-              synchronized (this) {
-                checking = null;
-                if (error == null) {
-                  known = Math.max(known, v);
-                  checkedAtMs = startedAt;
-                }
-              }
-              if (error == null) {
-                result.complete(known);
-              } else {
-                result.completeExceptionally(error);
-              }
-            });
+    CompletableFuture<Long> read;
+    try {
+      read = registry.settingsVersion();
+    } catch (RuntimeException e) {
+      read = CompletableFuture.failedFuture(e); // never leave a check pending forever
+    }
+    read.whenComplete(
+        (v, error) -> {
+          synchronized (this) {
+            checking = null;
+            if (error == null) {
+              known = Math.max(known, v);
+              checkedAtMs = startedAt;
+            }
+          }
+          if (error == null) {
+            result.complete(known);
+          } else {
+            result.completeExceptionally(error);
+          }
+        });
     return result;
   }
 }

@@ -227,6 +227,8 @@ final class WorkerImpl<T> implements Worker {
     } catch (PayloadDecodingException e) {
       log.warn("job {} in {} went dead: {}", job.id(), queue.name(), e.getMessage());
       return Outcome.dead(e.getMessage());
+    } catch (Throwable t) {
+      return Outcome.failed(t); // e.g. the payload class failed to load: retried by the backoff
     }
     WorkerJob<T> typed = new WorkerJob<>(delivery, payload);
     try {

@@ -3,8 +3,10 @@ package dev.hourglass.spi;
 /**
  * Turns a queue's payload type into bytes and back. A queue handle typed by payload ({@code
  * hourglass.queue("orders", OrderClosed.class)}) encodes what it enqueues with its codec and
- * decodes what its workers receive. A payload that {@link #decode} refuses is not retried: the job
- * goes to dead letters with the decoder's message as its last error.
+ * decodes what it reads. A payload that {@link #decode} refuses never reaches a worker's handler:
+ * the worker sends the job to dead letters with the decoder's message as its last error, as
+ * retrying cannot help. A low-level consumer ({@code Queue.claim}) gets a {@code
+ * PayloadDecodingException} from {@code payload().value()} and settles the job itself.
  *
  * <p>Implementations must be thread-safe. Built in: {@link #bytes()} and {@link #utf8()}; a JSON
  * codec for Jackson is in the {@code hourglass-jackson} module.

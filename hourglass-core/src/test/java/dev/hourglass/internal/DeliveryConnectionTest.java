@@ -10,11 +10,7 @@ import dev.hourglass.Nack;
 import dev.hourglass.Queue;
 import dev.hourglass.testing.RedisExtension;
 import java.nio.charset.StandardCharsets;
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -33,31 +29,7 @@ class DeliveryConnectionTest {
   private static final byte[] HOLD =
       "delivery-connection-test:hold".getBytes(StandardCharsets.UTF_8);
 
-  /** The system clock, plus an offset the test moves forward. */
-  private static final class MovableClock extends Clock {
-    private volatile Duration offset = Duration.ZERO;
-
-    void advance(Duration by) {
-      offset = offset.plus(by);
-    }
-
-    @Override
-    public ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(ZoneId zone) {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public Instant instant() {
-      return Instant.now().plus(offset);
-    }
-  }
-
-  private final MovableClock clock = new MovableClock();
+  private final dev.hourglass.MovableClock clock = new dev.hourglass.MovableClock();
 
   @Test
   void theConsumersPathDoesNotWaitBehindTheSharedConnection() throws Exception {

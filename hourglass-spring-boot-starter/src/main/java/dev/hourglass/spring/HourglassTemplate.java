@@ -2,6 +2,7 @@ package dev.hourglass.spring;
 
 import dev.hourglass.Hourglass;
 import dev.hourglass.InvalidArgumentException;
+import dev.hourglass.JobStateException;
 import dev.hourglass.Queue;
 import java.time.Duration;
 import java.time.Instant;
@@ -59,12 +60,18 @@ public class HourglassTemplate {
   }
 
   /**
-   * Cancels a job that has not run yet.
+   * Cancels a job that is waiting (delayed or ready) or dead; a job a consumer is running right now
+   * is left to finish.
    *
-   * @return false when no such job was waiting (unknown, running, done or dead)
+   * @return true when the job was removed; false when no such job exists (unknown, or already done)
+   *     or a consumer is running it
    */
   public boolean cancel(String queue, String id) {
-    return hourglass.queue(queue).cancel(id);
+    try {
+      return hourglass.queue(queue).cancel(id);
+    } catch (JobStateException running) {
+      return false;
+    }
   }
 
   /** The client, for everything else (stats, dead letters, rescheduling, ...). */

@@ -192,6 +192,21 @@ class HourglassListenerTest {
     void handle(String payload) {}
   }
 
+  /** A listener whose Job type and payload parameter disagree. */
+  static class MismatchedJob {
+    @HourglassListener(queue = "q")
+    void handle(String payload, Job<Integer> job) {}
+  }
+
+  @Configuration(proxyBeanMethods = false)
+  @EnableAutoConfiguration
+  static class MismatchedApp {
+    @Bean
+    MismatchedJob mismatchedJob() {
+      return new MismatchedJob();
+    }
+  }
+
   @Configuration(proxyBeanMethods = false)
   @EnableAutoConfiguration
   static class BadApp {
@@ -213,5 +228,9 @@ class HourglassListenerTest {
                     List.of(BadApp.class), "hourglass.redis-uri=" + redis.uri(), "test.threads=0"))
         .hasStackTraceContaining("BadConcurrency.handle")
         .hasStackTraceContaining("not a whole number of at least 1");
+    assertThatThrownBy(
+            () -> TestApps.run(List.of(MismatchedApp.class), "hourglass.redis-uri=" + redis.uri()))
+        .hasStackTraceContaining("MismatchedJob.handle")
+        .hasStackTraceContaining("its Job<java.lang.Integer> and its payload parameter");
   }
 }

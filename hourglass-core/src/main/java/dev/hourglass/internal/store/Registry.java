@@ -76,12 +76,8 @@ public final class Registry {
   /** The settings version counter (0 before any queue was created). */
   public CompletableFuture<Long> settingsVersion() {
     return runner
-        .redis()
-        .deliveryAsync()
-        .get(bytes(keys.settingsVersion()))
-        .toCompletableFuture()
-        .thenApply(v -> v == null ? 0L : Long.parseLong(new String(v, StandardCharsets.US_ASCII)))
-        .exceptionallyCompose(t -> CompletableFuture.failedFuture(Failures.translate(t)));
+        .<byte[]>command(true, c -> c.get(bytes(keys.settingsVersion())))
+        .thenApply(v -> v == null ? 0L : Long.parseLong(new String(v, StandardCharsets.US_ASCII)));
   }
 
   /**

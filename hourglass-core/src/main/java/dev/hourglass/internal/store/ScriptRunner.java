@@ -1,12 +1,16 @@
 package dev.hourglass.internal.store;
 
 import dev.hourglass.spi.ScriptListener;
+import io.lettuce.core.RedisFuture;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.function.Function;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,18 +47,41 @@ final class ScriptRunner {
 
   /** Runs a script; the future fails with a typed exception. */
   CompletableFuture<List<Object>> run(Script script, Args keys, Args argv) {
-    if (!redis.isOpen(script.delivery())) {
+    return offThreadWhenClosed(script.delivery(), () -> send(script, keys, argv));
+  }
+
+  /**
+   * Sends a plain command on the shared or the delivery connection; the future fails with a typed
+   * exception, and the call never connects on the caller's thread.
+   */
+  <T> CompletableFuture<T> command(
+      boolean delivery, Function<RedisClusterAsyncCommands<byte[], byte[]>, RedisFuture<T>> call) {
+    return offThreadWhenClosed(
+        delivery,
+        () -> {
+          try {
+            return call.apply(delivery ? redis.deliveryAsync() : redis.async())
+                .toCompletableFuture()
+                .exceptionallyCompose(t -> CompletableFuture.failedFuture(Failures.translate(t)));
+          } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(Failures.translate(e));
+          }
+        });
+  }
+
+  private <T> CompletableFuture<T> offThreadWhenClosed(
+      boolean delivery, Supplier<CompletableFuture<T>> send) {
+    if (!redis.isOpen(delivery)) {
       // Using it would connect first, which blocks until connected: not on the caller's thread,
       // which may be one of Lettuce's event loops running the follow-up of another reply, and the
       // one the new connection needs.
       try {
-        return CompletableFuture.supplyAsync(() -> send(script, keys, argv), callbacks)
-            .thenCompose(reply -> reply);
+        return CompletableFuture.supplyAsync(send, callbacks).thenCompose(reply -> reply);
       } catch (RejectedExecutionException e) {
-        // closed: send() reports it
+        // closed: the call itself reports it
       }
     }
-    return send(script, keys, argv);
+    return send.get();
   }
 
   private CompletableFuture<List<Object>> send(Script script, Args keys, Args argv) {

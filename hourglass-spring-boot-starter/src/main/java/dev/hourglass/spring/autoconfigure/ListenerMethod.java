@@ -69,7 +69,18 @@ final class ListenerMethod {
     if (types.length == 0) {
       throw invalid(method, "it takes no parameter; give it the payload, a Job<...>, or both");
     }
-    Type payloadType = payloadIndex >= 0 ? types[payloadIndex] : jobPayloadType(types[jobIndex]);
+    Type jobType = jobIndex >= 0 ? jobPayloadType(types[jobIndex]) : null;
+    if (payloadIndex >= 0 && jobType != null && !jobType.equals(types[payloadIndex])) {
+      throw invalid(
+          method,
+          "its Job<"
+              + jobType.getTypeName()
+              + "> and its payload parameter ("
+              + types[payloadIndex].getTypeName()
+              + ") differ; use Job<?> or the same type");
+    }
+    Type payloadType =
+        payloadIndex >= 0 ? types[payloadIndex] : jobType != null ? jobType : byte[].class;
     if (payloadType instanceof Class<?> c && c.isPrimitive()) {
       throw invalid(method, "its payload parameter is a primitive; use " + c.getName() + "'s box");
     }
@@ -78,15 +89,22 @@ final class ListenerMethod {
         bean, method, queue, concurrency, payloadType, payloadIndex, jobIndex);
   }
 
-  /** The {@code T} of a {@code Job<T>} parameter; {@code byte[]} when it is raw or a wildcard. */
+  /**
+   * The {@code T} of a {@code Job<T>} parameter (the bound of {@code Job<? extends T>}), or null
+   * for a raw {@code Job} or {@code Job<?>}.
+   */
   private static Type jobPayloadType(Type jobType) {
     if (jobType instanceof ParameterizedType p) {
       Type arg = p.getActualTypeArguments()[0];
-      if (!(arg instanceof WildcardType) && !(arg instanceof java.lang.reflect.TypeVariable)) {
+      if (arg instanceof WildcardType w) {
+        Type bound = w.getUpperBounds()[0];
+        return bound == Object.class ? null : bound;
+      }
+      if (!(arg instanceof java.lang.reflect.TypeVariable)) {
         return arg;
       }
     }
-    return byte[].class;
+    return null;
   }
 
   private static IllegalStateException invalid(Method method, String why) {

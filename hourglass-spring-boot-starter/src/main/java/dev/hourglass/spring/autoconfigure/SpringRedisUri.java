@@ -12,8 +12,10 @@ import org.springframework.boot.context.properties.source.InvalidConfigurationPr
 /**
  * Builds the Hourglass Redis URI from the application's {@code spring.data.redis.*} settings, read
  * with a {@link Binder} rather than through Boot's own properties class, whose name and package
- * differ between Boot 3 and 4. Precedence follows Boot's: {@code url}, then {@code sentinel}, then
- * {@code cluster}, then {@code host}/{@code port}.
+ * differ between Boot 3 and 4. Precedence follows Boot's: {@code sentinel}, then {@code cluster},
+ * then a standalone server by {@code url}, else {@code host}/{@code port}. What the URI cannot
+ * carry (master/replica nodes, SSL bundles, sentinels' own credentials, TLS through sentinels or to
+ * a cluster) fails startup naming the property.
  */
 final class SpringRedisUri {
   private static final String PREFIX = "spring.data.redis.";
@@ -26,12 +28,22 @@ final class SpringRedisUri {
 
   /** The URI that {@code spring.data.redis.*} describes (defaults: localhost, 6379, database 0). */
   String uri() {
-    Optional<String> url = string("url");
-    boolean ssl = binder.bind(PREFIX + "ssl.enabled", Boolean.class).orElse(false);
-    if (url.isPresent()) {
-      String u = url.get();
-      return ssl && u.startsWith("redis://") ? "rediss://" + u.substring("redis://".length()) : u;
+    if (!nodes("masterreplica.nodes").isEmpty()) {
+      throw new InvalidConfigurationPropertyValueException(
+          PREFIX + "masterreplica.nodes",
+          String.join(",", nodes("masterreplica.nodes")),
+          "Hourglass writes to a master only; set hourglass.redis-uri to the master (or to"
+              + " redis-sentinel://...)");
     }
+    Optional<String> bundle = string("ssl.bundle");
+    if (bundle.isPresent()) {
+      throw new InvalidConfigurationPropertyValueException(
+          PREFIX + "ssl.bundle",
+          bundle.get(),
+          "Hourglass does not use SSL bundles; set hourglass.redis-uri to a rediss:// URI and the"
+              + " JVM's trust store");
+    }
+    boolean ssl = binder.bind(PREFIX + "ssl.enabled", Boolean.class).orElse(false);
     String scheme = ssl ? "rediss://" : "redis://";
     String credentials = credentials(string("username"), string("password"));
     int database = binder.bind(PREFIX + "database", Integer.class).orElse(0);
@@ -66,6 +78,11 @@ final class SpringRedisUri {
             PREFIX + "ssl.enabled", "true", "Hourglass does not support TLS to a Redis Cluster");
       }
       return "redis-cluster://" + credentials + String.join(",", cluster);
+    }
+    Optional<String> url = string("url");
+    if (url.isPresent()) {
+      String u = url.get();
+      return ssl && u.startsWith("redis://") ? "rediss://" + u.substring("redis://".length()) : u;
     }
     String host = string("host").orElse("localhost");
     int port = binder.bind(PREFIX + "port", Integer.class).orElse(6379);

@@ -84,4 +84,22 @@ class SpringRedisUriTest {
     assertThat(uri("cluster.nodes", "n1:7000,n2:7001", "username", "u", "password", "p"))
         .isEqualTo("redis-cluster://u:p@n1:7000,n2:7001");
   }
+
+  @Test
+  void sentinelAndClusterWinOverUrlAsInBoot() {
+    assertThat(uri("url", "redis://h:1/0", "sentinel.master", "m", "sentinel.nodes", "s1:26379"))
+        .isEqualTo("redis-sentinel://s1:26379/0#m");
+    assertThat(uri("url", "redis://h:1/0", "cluster.nodes", "n1:7000"))
+        .isEqualTo("redis-cluster://n1:7000");
+  }
+
+  @Test
+  void whatTheUriCannotCarryIsRefusedClearly() {
+    assertThatThrownBy(() -> uri("masterreplica.nodes", "m:6379,r:6380"))
+        .isInstanceOf(InvalidConfigurationPropertyValueException.class)
+        .hasMessageContaining("spring.data.redis.masterreplica.nodes");
+    assertThatThrownBy(() -> uri("host", "h", "ssl.bundle", "corp"))
+        .isInstanceOf(InvalidConfigurationPropertyValueException.class)
+        .hasMessageContaining("spring.data.redis.ssl.bundle");
+  }
 }
