@@ -25,7 +25,8 @@ public interface Hourglass extends AutoCloseable {
    * A handle on a queue whose payloads are bytes. The queue is created in Redis, with the client's
    * default settings, on first use if it does not exist.
    *
-   * @throws InvalidArgumentException when the name is not 1 to 100 of {@code A-Z a-z 0-9 . _ -}
+   * @throws InvalidArgumentException when the name is not 1 to 100 of {@code A-Z a-z 0-9 . _ -}, or
+   *     is {@code .} or {@code ..}
    */
   Queue<byte[]> queue(String name);
 

@@ -7,7 +7,8 @@ import java.util.Optional;
  * How to settle a failed delivery: retry by the job's backoff, retry after an explicit delay, or
  * kill the job (to dead at once). A retry past the job's last attempt also goes to dead.
  *
- * @param error the failure text kept as the job's last error (at most 4096 characters are kept)
+ * @param error the failure text kept as the job's last error, on one line (line breaks become
+ *     spaces) of at most 1,000 characters
  * @param delay the retry delay, or empty for the job's backoff
  * @param kill true to move the job to dead now
  */

@@ -81,6 +81,8 @@ class BadInputTest extends HourglassTestBase {
   void namesAndArgumentsOfQueueCalls() {
     refused("queue", () -> h.queue("bad name"));
     refused("queue", () -> h.queue("x".repeat(101)));
+    refused("queue", () -> h.queue("."));
+    refused("queue", () -> h.queue("..", String.class));
     refused("queue", () -> h.queue(null));
     refused("queue", () -> h.queue("a{b}"));
     refused("id", () -> q.get("bad id"));

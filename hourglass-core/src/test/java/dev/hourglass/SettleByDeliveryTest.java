@@ -74,6 +74,16 @@ class SettleByDeliveryTest extends HourglassTestBase {
   }
 
   @Test
+  void aLastErrorIsOneLineOfAtMostAThousandCharacters() {
+    Queue<String> q = manual().queue("errors", String.class);
+    q.enqueue(q.spec("x").id("x").build());
+    Delivery<String> d = q.claim(1, null).get(0);
+    q.nack(d, Nack.retry("first line\n  at somewhere(Some.java:1)\r\n" + "y".repeat(2000)));
+    String error = q.get("x").orElseThrow().lastError().orElseThrow();
+    assertThat(error).startsWith("first line at somewhere(Some.java:1) yyy").hasSize(1000);
+  }
+
+  @Test
   void retryAfterRefusesABadDelayInsideTheHandler() {
     Hourglass h = live();
     Queue<String> q = h.queue("bad", String.class);

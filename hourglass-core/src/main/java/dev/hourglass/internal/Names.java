@@ -13,9 +13,10 @@ public final class Names {
   private Names() {}
 
   public static String queue(String name) {
-    if (name == null || !QUEUE.matcher(name).matches()) {
+    if (name == null || !QUEUE.matcher(name).matches() || name.equals(".") || name.equals("..")) {
       throw new InvalidArgumentException(
-          "queue", "name must be 1 to 100 of A-Z a-z 0-9 . _ - (was " + quote(name) + ")");
+          "queue",
+          "name must be 1 to 100 of A-Z a-z 0-9 . _ -, and not . or .. (was " + quote(name) + ")");
     }
     return name;
   }

@@ -22,7 +22,6 @@ import java.util.concurrent.ThreadLocalRandom;
  */
 final class Settlements {
   private static final int ACK_BATCH = 500;
-  private static final int MAX_ERROR_CHARS = 4096;
 
   private final HourglassClient client;
   private final String queue;
@@ -78,7 +77,7 @@ final class Settlements {
     Snapshot s = topology.cached();
     Partition part = s.partitionOf(id);
     long slotStart = s.slotStart(client.serverClock.nowMs() + delayMs);
-    String text = error.length() > MAX_ERROR_CHARS ? error.substring(0, MAX_ERROR_CHARS) : error;
+    String text = Settler.oneLine(error); // a last error is one line of at most 1,000 characters
     return client
         .deliveries
         .nack(part, new Receipt(id, receipt), text, delayMs, kill, slotStart, s.lookaheadMs())

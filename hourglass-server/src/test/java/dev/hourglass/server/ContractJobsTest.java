@@ -235,7 +235,10 @@ class ContractJobsTest extends ContractTestBase {
 
   @Test
   void ttlMsDropsAJobNotAckedWithinItsTtl() {
-    enqueue(s, "q", j("{'id':'a','payload':1,'delayMs':60000,'ttlMs':500}"));
+    // A ttl below the delay is refused (API.md 1.1): the job gets its delay by a reschedule.
+    enqueue(s, "q", j("{'id':'a','payload':1,'ttlMs':500}"));
+    assertThat(s.call("PUT", "/v1/queues/q/jobs/a/schedule", j("{'delayMs':60000}")).status())
+        .isEqualTo(200);
     assertThat(getJob(s, "q", "a").get("state").asText()).isEqualTo("delayed");
     claim(s, "q", "{}"); // starts the queue's promoter in the server, which drops expired jobs
 

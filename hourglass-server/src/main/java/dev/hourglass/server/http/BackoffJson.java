@@ -24,6 +24,12 @@ public final class BackoffJson {
 
   public static Backoff read(Fields f) {
     String type = f.text("type", 20);
+    switch (type) {
+      case "fixed" -> f.only("type", "delayMs");
+      case "exponential" -> f.only("type", "baseMs", "maxMs", "jitter");
+      case "schedule" -> f.only("type", "delaysMs");
+      default -> {} // refused below
+    }
     try {
       return switch (type) {
         case "fixed" -> Backoff.fixed(Duration.ofMillis(required(f, "delayMs")));

@@ -31,7 +31,7 @@ final class ConsumeApi {
    * long-poll waiters.
    */
   void claim(Context ctx, String queue) {
-    Fields f = Fields.of(JsonIn.object(ctx.bodyAsBytes()));
+    Fields f = Fields.of(JsonIn.object(ctx.bodyAsBytes())).only("max", "waitMs", "visibilityMs");
     int max = f.intOr("max", 1, MAX_CLAIM, 1);
     long asked = f.longOr("waitMs", 0, MAX_WAIT_MS, 0);
     long waitMs = api.isClosing() ? 0 : asked;
@@ -64,14 +64,15 @@ final class ConsumeApi {
   }
 
   void ack(Context ctx, String queue, String id) {
-    Fields f = Fields.of(JsonIn.object(ctx.bodyAsBytes()));
+    Fields f = Fields.of(JsonIn.object(ctx.bodyAsBytes())).only("receipt");
     String receipt = f.text("receipt", MAX_RECEIPT_CHARS);
     api.queues.existing(queue).ack(Http.jobId(id), receipt);
     ctx.status(204);
   }
 
   void nack(Context ctx, String queue, String id) {
-    Fields f = Fields.of(JsonIn.object(ctx.bodyAsBytes()));
+    Fields f =
+        Fields.of(JsonIn.object(ctx.bodyAsBytes())).only("receipt", "error", "delayMs", "dead");
     String receipt = f.text("receipt", MAX_RECEIPT_CHARS);
     String error = f.optText("error", MAX_ERROR_CHARS).orElse("");
     Optional<Duration> delay =
@@ -83,7 +84,7 @@ final class ConsumeApi {
   }
 
   void extend(Context ctx, String queue, String id) {
-    Fields f = Fields.of(JsonIn.object(ctx.bodyAsBytes()));
+    Fields f = Fields.of(JsonIn.object(ctx.bodyAsBytes())).only("receipt", "visibilityMs");
     String receipt = f.text("receipt", MAX_RECEIPT_CHARS);
     Optional<Duration> visibility = f.optMillis("visibilityMs", 1, JobSpec.MAX_DURATION.toMillis());
     Queue<byte[]> q = api.queues.existing(queue);

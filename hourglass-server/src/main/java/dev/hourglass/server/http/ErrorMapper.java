@@ -34,7 +34,7 @@ public final class ErrorMapper {
       return e;
     }
     if (t instanceof InvalidArgumentException e) {
-      return ApiException.invalidField(e.field(), e.reason());
+      return ApiException.invalidField(apiField(e.field()), e.reason());
     }
     if (t instanceof PayloadTooLargeException e) {
       return new ApiException(413, "payload_too_large", e.getMessage());
@@ -117,5 +117,16 @@ public final class ErrorMapper {
       t = t.getCause();
     }
     return t;
+  }
+
+  /**
+   * The request's name of a field the library names in its error: the API names durations in
+   * milliseconds ({@code ttl} is {@code ttlMs}).
+   */
+  static String apiField(String libraryField) {
+    return switch (libraryField) {
+      case "delay", "visibility", "ttl" -> libraryField + "Ms";
+      default -> libraryField;
+    };
   }
 }

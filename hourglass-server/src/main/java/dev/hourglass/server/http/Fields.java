@@ -3,6 +3,9 @@ package dev.hourglass.server.http;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Duration;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalLong;
 
@@ -22,6 +25,66 @@ public final class Fields {
 
   public static Fields of(ObjectNode node) {
     return new Fields(node, "");
+  }
+
+  /**
+   * Refuses a field this request does not define: a typo must never run a job with default
+   * settings. 400 {@code invalid_field}: {@code unknown field "delay"; did you mean "delayMs"?}.
+   */
+  public Fields only(String... allowed) {
+    Iterator<String> names = node.fieldNames();
+    while (names.hasNext()) {
+      String name = names.next();
+      if (!List.of(allowed).contains(name)) {
+        throw unknown(prefix + name, name, List.of(allowed));
+      }
+    }
+    return this;
+  }
+
+  /** The error for an unknown field, suggesting the closest allowed name when one is close. */
+  public static ApiException unknown(String fullName, String name, List<String> allowed) {
+    String closest = null;
+    int best = Integer.MAX_VALUE;
+    for (String candidate : allowed) {
+      int d = distance(name.toLowerCase(Locale.ROOT), candidate.toLowerCase(Locale.ROOT));
+      if (d < best) {
+        best = d;
+        closest = candidate;
+      }
+    }
+    boolean close =
+        closest != null
+            && (best <= Math.max(2, closest.length() / 3)
+                || closest.toLowerCase(Locale.ROOT).startsWith(name.toLowerCase(Locale.ROOT)));
+    return new ApiException(
+        400,
+        "invalid_field",
+        "unknown field \""
+            + fullName
+            + "\""
+            + (close ? "; did you mean \"" + closest + "\"?" : "; known fields: " + allowed));
+  }
+
+  /** Edit distance, ignoring '_' and '-' (so {@code delay_ms} is next to {@code delayMs}). */
+  private static int distance(String a, String b) {
+    a = a.replace("_", "").replace("-", "");
+    int[] prev = new int[b.length() + 1];
+    int[] cur = new int[b.length() + 1];
+    for (int j = 0; j <= b.length(); j++) {
+      prev[j] = j;
+    }
+    for (int i = 1; i <= a.length(); i++) {
+      cur[0] = i;
+      for (int j = 1; j <= b.length(); j++) {
+        int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
+        cur[j] = Math.min(Math.min(cur[j - 1] + 1, prev[j] + 1), prev[j - 1] + cost);
+      }
+      int[] t = prev;
+      prev = cur;
+      cur = t;
+    }
+    return prev[b.length()];
   }
 
   public boolean has(String field) {

@@ -35,7 +35,17 @@ public final class JobJson {
    * @throws ApiException 400 naming the field, or 413 when the payload is over the limit
    */
   public static JobSpec spec(JsonIn.Obj job, String prefix, int maxPayloadBytes) {
-    Fields f = new Fields(job.fields(), prefix);
+    Fields f =
+        new Fields(job.fields(), prefix)
+            .only(
+                "id",
+                "payload",
+                "delayMs",
+                "runAt",
+                "maxAttempts",
+                "backoff",
+                "visibilityMs",
+                "ttlMs");
     if (job.rawPayload() == null) {
       throw f.invalid("payload", "is required (any JSON value)");
     }
@@ -60,10 +70,37 @@ public final class JobJson {
     f.optObject("backoff").ifPresent(o -> b.backoff(BackoffJson.read(o)));
     f.optMillis("visibilityMs", 1, MAX_LEASE_MS).ifPresent(b::visibility);
     f.optMillis("ttlMs", 1, MAX_LEASE_MS).ifPresent(b::ttl);
+    checkTtl(f);
     try {
       return b.build();
     } catch (InvalidArgumentException e) {
-      throw ApiException.invalidField(f.name(e.field()), e.reason());
+      throw ApiException.invalidField(f.name(ErrorMapper.apiField(e.field())), e.reason());
+    }
+  }
+
+  /**
+   * Refuses a ttl shorter than the wait before the job runs (API.md 1.1): it would expire unrun.
+   * For {@code runAt} the wait is measured on this server's clock.
+   */
+  private static void checkTtl(Fields f) {
+    if (!f.has("ttlMs")) {
+      return;
+    }
+    long ttl = f.optLong("ttlMs", 1, MAX_LEASE_MS).getAsLong();
+    long wait =
+        f.has("delayMs")
+            ? f.optLong("delayMs", 0, MAX_DELAY_MS).getAsLong()
+            : f.has("runAt")
+                ? f.optLong("runAt", 0, maxRunAtMs()).getAsLong() - System.currentTimeMillis()
+                : 0;
+    if (ttl < wait) {
+      throw f.invalid(
+          "ttlMs",
+          "is shorter than the wait before the job runs ("
+              + ttl
+              + " ms < "
+              + wait
+              + " ms): it would expire before it runs");
     }
   }
 

@@ -92,7 +92,7 @@ final class JobsApi {
   }
 
   void reschedule(Context ctx, String queue, String id) {
-    Fields f = Fields.of(JsonIn.object(ctx.bodyAsBytes()));
+    Fields f = Fields.of(JsonIn.object(ctx.bodyAsBytes())).only("delayMs", "runAt");
     Http.jobId(id);
     if (f.has("delayMs") == f.has("runAt")) {
       throw f.invalid("delayMs", "give exactly one of delayMs or runAt");

@@ -74,8 +74,7 @@ public final class JsonIn {
       String name = p.currentName();
       JsonToken value = p.nextToken();
       if (!"jobs".equals(name)) {
-        p.skipChildren();
-        continue;
+        throw Fields.unknown(name, name, List.of("jobs"));
       }
       if (value != JsonToken.START_ARRAY) {
         throw ApiException.invalidField("jobs", "must be an array of job objects");

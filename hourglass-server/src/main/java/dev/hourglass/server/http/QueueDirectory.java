@@ -26,9 +26,11 @@ public final class QueueDirectory {
    * @throws ApiException 400 {@code invalid_queue_name}
    */
   public static String checkName(String name) {
-    if (name == null || !NAME.matcher(name).matches()) {
+    if (name == null || !NAME.matcher(name).matches() || name.equals(".") || name.equals("..")) {
       throw new ApiException(
-          400, "invalid_queue_name", "a queue name is 1 to 100 of A-Z a-z 0-9 . _ -");
+          400,
+          "invalid_queue_name",
+          "a queue name is 1 to 100 of A-Z a-z 0-9 . _ -, and not . or ..");
     }
     return name;
   }

@@ -45,7 +45,8 @@ final class QueuesApi {
    * partitions are fixed at creation. Answers 201 with the queue when it was created, else 200.
    */
   void put(Context ctx, String queue) {
-    Fields f = Fields.of(JsonIn.object(ctx.bodyAsBytes()));
+    Fields f =
+        Fields.of(JsonIn.object(ctx.bodyAsBytes())).only("partitions", "defaults", "delivery");
     QueueDirectory.checkName(queue);
     boolean exists = api.queues.exists(queue);
     QueueSettings current =
@@ -75,6 +76,7 @@ final class QueuesApi {
   }
 
   private static void readDefaults(Fields d, QueueSettings.Builder b) {
+    d.only("maxAttempts", "backoff", "visibilityMs", "ttlMs");
     d.optLong("maxAttempts", 1, JobSpec.MAX_ATTEMPTS_LIMIT).ifPresent(n -> b.maxAttempts((int) n));
     d.optObject("backoff").ifPresent(o -> b.backoff(BackoffJson.read(o)));
     d.optMillis("visibilityMs", 1, JobSpec.MAX_DURATION.toMillis()).ifPresent(b::visibility);

@@ -34,11 +34,13 @@ public record DeliveryConfig(String type, URI url, long timeoutMs, int concurren
   public static DeliveryConfig read(Fields f) {
     String type = f.text("type", 10);
     if ("pull".equals(type)) {
+      f.only("type");
       return PULL;
     }
     if (!"http".equals(type)) {
       throw f.invalid("type", "must be http or pull");
     }
+    f.only("type", "url", "timeoutMs", "concurrency");
     String url = f.text("url", 2048);
     URI uri;
     try {
