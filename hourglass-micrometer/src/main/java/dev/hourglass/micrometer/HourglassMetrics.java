@@ -29,10 +29,11 @@ import org.slf4j.LoggerFactory;
  *       {@link QueueStats}, fetched from Redis at most once per {@value #STATS_MAX_AGE_MS} ms (one
  *       script call per partition) when the registry is read; a failed read keeps the last values
  *       (NaN before the first success).
- *   <li>{@code hourglass.redis.script{script,outcome=ok|error}}: a timer of every Lua script call,
- *       when this object is the client's {@link ScriptListener}.
- *   <li>{@code hourglass.delivery.lateness{queue,mode}}: a timer with a percentile histogram of
- *       delivery time minus due time, for the deliveries reported to {@link #delivered}.
+ *   <li>{@code hourglass.redis.script{script,outcome=ok|error}}: a histogram of every Lua script
+ *       call's latency (buckets 0.25 ms to 1 s), when this object is the client's {@link
+ *       ScriptListener}.
+ *   <li>{@code hourglass.delivery.lateness{queue,mode}}: a histogram of delivery time minus due
+ *       time (buckets 1 ms to 5 min), for the deliveries reported to {@link #delivered}.
  * </ul>
  *
  * <p>Wiring: the client takes the listener when it is built, and the per-queue meters need the
@@ -50,6 +51,27 @@ import org.slf4j.LoggerFactory;
 public final class HourglassMetrics implements ScriptListener {
   private static final Logger log = LoggerFactory.getLogger(HourglassMetrics.class);
   private static final long STATS_MAX_AGE_MS = 1000;
+
+  /**
+   * Bucket bounds of the latency histograms: a bounded set (so a Prometheus user can take p99
+   * across instances with {@code histogram_quantile}) instead of Micrometer's 70-odd default ones.
+   */
+  static final Duration[] SCRIPT_BUCKETS = millis(0.25, 0.5, 1, 2, 5, 10, 25, 50, 100, 250, 1000);
+
+  static final Duration[] LATENESS_BUCKETS =
+      millis(1, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10_000, 30_000, 60_000, 300_000);
+
+  /** Bucket bounds for request latencies, e.g. an HTTP server's. */
+  public static final Duration[] REQUEST_BUCKETS =
+      millis(1, 2.5, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10_000);
+
+  private static Duration[] millis(double... bounds) {
+    Duration[] out = new Duration[bounds.length];
+    for (int i = 0; i < bounds.length; i++) {
+      out[i] = Duration.ofNanos((long) (bounds[i] * 1_000_000));
+    }
+    return out;
+  }
 
   private final MeterRegistry registry;
   private final Map<String, QueueMeters> queues = new ConcurrentHashMap<>();
@@ -110,6 +132,7 @@ public final class HourglassMetrics implements ScriptListener {
     Timer.builder("hourglass.redis.script")
         .description("Latency of Hourglass's Lua script calls to Redis")
         .tags("script", script, "outcome", failure == null ? "ok" : "error")
+        .serviceLevelObjectives(SCRIPT_BUCKETS)
         .register(registry)
         .record(elapsed);
   }
@@ -125,8 +148,7 @@ public final class HourglassMetrics implements ScriptListener {
     Timer.builder("hourglass.delivery.lateness")
         .description("Delivery time minus due time")
         .tags("queue", queue, "mode", mode)
-        .publishPercentileHistogram()
-        .maximumExpectedValue(Duration.ofMinutes(10))
+        .serviceLevelObjectives(LATENESS_BUCKETS)
         .register(registry)
         .record(Duration.ofMillis(lateMs));
   }

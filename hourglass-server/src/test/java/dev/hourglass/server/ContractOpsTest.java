@@ -2,10 +2,17 @@ package dev.hourglass.server;
 
 import static dev.hourglass.server.ContractSupport.assertError;
 import static dev.hourglass.server.ContractSupport.assertJson;
+import static dev.hourglass.server.ContractSupport.claim;
 import static dev.hourglass.server.ContractSupport.enqueue;
 import static dev.hourglass.server.ContractSupport.j;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -36,6 +43,47 @@ class ContractOpsTest extends ContractTestBase {
         .containsPattern("(?m)^hourglass_jobs_cancelled_total\\{queue=\"q\"\\} 1(\\.0)?$")
         .containsPattern("(?m)^hourglass_jobs\\{queue=\"q\",state=\"ready\"\\} 1(\\.0)?$")
         .contains("http_server_requests_seconds");
+  }
+
+  @Test
+  void latenciesAreHistogramsOfABoundedSetOfBucketsAndTheJvmIsThere() {
+    enqueue(s, "q", j("{'payload':1}"));
+    assertThat(claim(s, "q", "{}")).hasSize(1);
+    String text = s.get("/metrics").body();
+
+    for (String histogram :
+        List.of(
+            "hourglass_delivery_lateness_seconds_bucket{mode=\"pull\",queue=\"q\"",
+            "hourglass_redis_script_seconds_bucket{outcome=\"ok\",script=\"claim\"",
+            "http_server_requests_seconds_bucket{method=\"POST\",route=\"/v1/queues/{queue}/claim\"")) {
+      long buckets = text.lines().filter(l -> l.startsWith(histogram)).count();
+      assertThat(buckets).as("buckets of %s", histogram).isBetween(10L, 20L);
+    }
+    assertThat(text)
+        .contains("hourglass_delivery_lateness_seconds_count{mode=\"pull\",queue=\"q\"} 1")
+        .contains("jvm_memory_used_bytes")
+        .contains("jvm_threads_live_threads")
+        .contains("process_uptime_seconds")
+        .contains("process_cpu_usage");
+  }
+
+  /** docs/grafana-dashboard.json queries only metrics the server exports. */
+  @Test
+  void theGrafanaDashboardQueriesMetricsThatExist() throws Exception {
+    enqueue(s, "q", j("{'payload':1}"));
+    assertThat(claim(s, "q", "{}")).hasSize(1);
+    String text = s.get("/metrics").body();
+    String dashboard = Files.readString(Path.of("..", "docs", "grafana-dashboard.json"));
+    Matcher m =
+        Pattern.compile("\\b(?:hourglass|http_server|jvm|process)_[a-z_]+").matcher(dashboard);
+    List<String> names = new ArrayList<>();
+    while (m.find()) {
+      names.add(m.group());
+    }
+    assertThat(names).as("metric names in the dashboard").hasSizeGreaterThan(8);
+    for (String name : names) {
+      assertThat(text).as("the server exports %s", name).containsPattern("(?m)^" + name + "[{ ]");
+    }
   }
 
   @Test

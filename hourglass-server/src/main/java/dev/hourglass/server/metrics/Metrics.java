@@ -4,6 +4,13 @@ import dev.hourglass.Hourglass;
 import dev.hourglass.micrometer.HourglassMetrics;
 import dev.hourglass.spi.ScriptListener;
 import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.FileDescriptorMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
@@ -14,12 +21,25 @@ import java.time.Instant;
  * hourglass_jobs_*_total} counters and the {@code hourglass_jobs{state}} gauge, {@code
  * hourglass_redis_script_seconds}, {@code
  * hourglass_delivery_lateness_seconds{queue,mode=pull|push}} for this server's deliveries) and
- * {@code http_server_requests_seconds{method,route,status}}.
+ * {@code http_server_requests_seconds{method,route,status}}, each latency a histogram of a bounded
+ * set of buckets; and the JVM's and the process's metrics ({@code jvm_*}, {@code process_*}, {@code
+ * system_cpu_*}).
  */
 public final class Metrics implements ScriptListener {
   private final PrometheusMeterRegistry registry =
       new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   private final HourglassMetrics hourglassMetrics = new HourglassMetrics(registry);
+
+  public Metrics() {
+    // The JVM's and the process's own, as every Java service exports them.
+    new ClassLoaderMetrics().bindTo(registry);
+    new JvmMemoryMetrics().bindTo(registry);
+    new JvmGcMetrics().bindTo(registry);
+    new JvmThreadMetrics().bindTo(registry);
+    new ProcessorMetrics().bindTo(registry);
+    new UptimeMetrics().bindTo(registry);
+    new FileDescriptorMetrics().bindTo(registry);
+  }
 
   /** Connects the per-queue meters to the client (built after this, as it takes the listener). */
   public void bind(Hourglass hourglass) {
@@ -35,6 +55,7 @@ public final class Metrics implements ScriptListener {
     Timer.builder("http.server.requests")
         .description("HTTP requests served")
         .tags("method", method, "route", route, "status", Integer.toString(status))
+        .serviceLevelObjectives(HourglassMetrics.REQUEST_BUCKETS)
         .register(registry)
         .record(Duration.ofNanos(nanos));
   }
