@@ -27,8 +27,10 @@ import java.util.function.Consumer;
  * Hourglass through its HTTP API: the server runs in this JVM on the same Redis, and the harness
  * talks to it over loopback HTTP/1.1 with the JDK client, as a client in another language would.
  * Payloads travel as JSON strings (base64 of the bytes). Each consumer thread long-polls a claim of
- * up to {@value #CLAIM_MAX} jobs, hands each to the sink, and acks each with its own request (sent
- * together, then awaited) before claiming again. At most {@value #MAX_CONNECTIONS} requests are in
+ * up to {@value #CLAIM_MAX} jobs, hands each to the sink, then acks them all with one batch ack
+ * ({@code POST /ack}) that it does not wait for: it claims again at once, and waits for that ack
+ * only before sending the next one (and before it stops), so each consumer has at most one ack in
+ * flight and every job it handled is acked once. At most {@value #MAX_CONNECTIONS} requests are in
  * flight at once.
  */
 final class HttpSystem implements SystemUnderTest {
@@ -159,6 +161,7 @@ final class HttpSystem implements SystemUnderTest {
 
   private void consumeLoop(AtomicBoolean running, Consumer<byte[]> sink) {
     ObjectNode claim = JSON.createObjectNode().put("max", CLAIM_MAX).put("waitMs", 1000);
+    CompletableFuture<?> pendingAck = CompletableFuture.completedFuture(null);
     while (running.get()) {
       JsonNode got;
       try {
@@ -169,13 +172,37 @@ final class HttpSystem implements SystemUnderTest {
         }
         continue;
       }
-      List<CompletableFuture<JsonNode>> acks = new ArrayList<>();
+      if (got.get("jobs").isEmpty()) {
+        continue;
+      }
+      ObjectNode batch = JSON.createObjectNode();
+      ArrayNode acks = batch.putArray("acks");
       for (JsonNode job : got.get("jobs")) {
         sink.accept(Base64.getDecoder().decode(job.get("payload").asText()));
-        ObjectNode ack = JSON.createObjectNode().put("receipt", job.get("receipt").asText());
-        acks.add(post(jobs + "/" + job.get("id").asText() + "/ack", ack, 204));
+        acks.addObject()
+            .put("id", job.get("id").asText())
+            .put("receipt", job.get("receipt").asText());
       }
-      CompletableFuture.allOf(acks.toArray(CompletableFuture[]::new)).join();
+      awaitAck(pendingAck);
+      pendingAck = post(base + "/ack", batch, 200).thenAccept(HttpSystem::checkAcked);
+    }
+    awaitAck(pendingAck);
+  }
+
+  private static void awaitAck(CompletableFuture<?> ack) {
+    try {
+      ack.join();
+    } catch (RuntimeException e) {
+      System.err.println("# hourglass-http batch ack failed: " + e.getMessage());
+    }
+  }
+
+  /** Fails unless every result of a batch ack says acked. */
+  private static void checkAcked(JsonNode answer) {
+    for (JsonNode result : answer.get("results")) {
+      if (!result.path("acked").asBoolean(false)) {
+        throw new IllegalStateException("a job was not acked: " + result);
+      }
     }
   }
 

@@ -69,6 +69,7 @@ class ContractAuthTest {
     "DELETE, /v1/queues/orders/jobs/a",
     "POST, /v1/queues/orders/claim",
     "POST, /v1/queues/orders/jobs/a/ack",
+    "POST, /v1/queues/orders/ack",
     "GET, /v1/queues",
     "GET, /v1/queues/orders",
     "PUT, /v1/queues/orders",
@@ -105,6 +106,24 @@ class ContractAuthTest {
 
     assertError(new TestServer.Response(raw.statusCode(), raw.body(), raw), 401, "unauthorized");
     assertThat(s.server().hourglass().queueNames()).isEmpty();
+  }
+
+  @Test
+  void aBatchAckNeedsTheConsumerRole() {
+    enqueueAs(ADMIN, "orders", "a");
+    JsonNode jobs = assertJson(as(CONSUMER, "POST", "/v1/queues/orders/claim", "{}"), 200);
+    String body =
+        "{\"acks\":[{\"id\":\"a\",\"receipt\":\""
+            + jobs.get("jobs").get(0).get("receipt").asText()
+            + "\"}]}";
+    String before = digest(redis);
+
+    assertError(as(PRODUCER, "POST", "/v1/queues/orders/ack", body), 403, "forbidden");
+    assertError(as(CONSUMER, "POST", "/v1/queues/other/ack", body), 403, "forbidden");
+    assertThat(digest(redis)).isEqualTo(before);
+
+    JsonNode results = assertJson(as(CONSUMER, "POST", "/v1/queues/orders/ack", body), 200);
+    assertThat(results.get("results").get(0).get("acked").booleanValue()).isTrue();
   }
 
   @Test

@@ -1,5 +1,6 @@
 package dev.hourglass.server.http;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.hourglass.Delivery;
@@ -9,16 +10,20 @@ import dev.hourglass.Queue;
 import io.javalin.http.Context;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
-/** Pull consumers: long-poll claim, ack, nack, extend. */
+/** Pull consumers: long-poll claim, ack (one and batch), nack, extend. */
 final class ConsumeApi {
   static final int MAX_CLAIM = 100;
   static final long MAX_WAIT_MS = 30_000;
   static final int MAX_ERROR_CHARS = 65_536;
   static final int MAX_RECEIPT_CHARS = 256;
+  static final int MAX_ID_CHARS = 128;
 
   private final ApiContext api;
 
@@ -68,6 +73,97 @@ final class ConsumeApi {
     String receipt = f.text("receipt", MAX_RECEIPT_CHARS);
     api.queues.existing(queue).ack(Http.jobId(id), receipt);
     ctx.status(204);
+  }
+
+  /**
+   * {@code POST /v1/queues/{queue}/ack} {@code {"acks": [{"id", "receipt"}, ...]}}: a body that is
+   * not such a list of 1 to {@value JobsApi#MAX_BATCH} is refused whole (400, nothing acked); each
+   * element is then acked on its own, and answered in request order with {@code {"id", "acked":
+   * true}} or {@code {"id", "error"}} as its single ack would have failed. Every ack is issued at
+   * once, so the core sends those of one partition in shared script calls; a second ack of the same
+   * id waits for the first, so duplicates settle in request order. Answers asynchronously.
+   */
+  void ackBatch(Context ctx, String queue) {
+    Fields f = Fields.of(JsonIn.object(ctx.bodyAsBytes())).only("acks");
+    JsonNode acks = f.optNode("acks").orElseThrow(() -> f.invalid("acks", "is required"));
+    if (!acks.isArray()) {
+      throw f.invalid("acks", "must be an array of {\"id\", \"receipt\"} objects");
+    }
+    if (acks.isEmpty() || acks.size() > JobsApi.MAX_BATCH) {
+      throw f.invalid("acks", "must hold 1 to " + JobsApi.MAX_BATCH + " acks, had " + acks.size());
+    }
+    Queue<byte[]> q = api.queues.existing(queue);
+    List<CompletableFuture<ObjectNode>> results = new ArrayList<>(acks.size());
+    Map<String, CompletableFuture<ObjectNode>> lastOfId = new HashMap<>();
+    for (int i = 0; i < acks.size(); i++) {
+      JsonNode element = acks.get(i);
+      JsonNode idNode = element.isObject() ? element.get("id") : null;
+      String idText =
+          idNode != null && idNode.isTextual() && JobSpec.isValidId(idNode.textValue())
+              ? idNode.textValue()
+              : null;
+      String id;
+      String receipt;
+      try {
+        String prefix = "acks[" + i + "].";
+        if (!element.isObject()) {
+          throw ApiException.invalidField(
+              "acks[" + i + "]", "must be an {\"id\", \"receipt\"} object");
+        }
+        Fields el = new Fields((ObjectNode) element, prefix).only("id", "receipt");
+        id = el.text("id", MAX_ID_CHARS);
+        if (!JobSpec.isValidId(id)) {
+          throw el.invalid("id", "must be 1 to 128 of A-Z a-z 0-9 . _ : -");
+        }
+        receipt = el.text("receipt", MAX_RECEIPT_CHARS);
+      } catch (ApiException e) {
+        results.add(CompletableFuture.completedFuture(ackEntry(idText, e)));
+        continue;
+      }
+      CompletableFuture<ObjectNode> before = lastOfId.get(id);
+      CompletableFuture<Void> acked =
+          before == null
+              ? ackOne(q, id, receipt)
+              : before.thenCompose(done -> ackOne(q, id, receipt));
+      CompletableFuture<ObjectNode> entry =
+          acked.handle((ok, failure) -> ackEntry(id, failure == null ? null : failure));
+      lastOfId.put(id, entry);
+      results.add(entry);
+    }
+    CompletableFuture<Void> all =
+        CompletableFuture.allOf(results.toArray(CompletableFuture[]::new));
+    ctx.future(
+        () ->
+            all.thenApply(
+                done -> {
+                  ObjectNode body = JsonOut.object();
+                  ArrayNode list = body.putArray("results");
+                  results.forEach(r -> list.add(r.join()));
+                  Http.json(ctx, 200, body);
+                  return null;
+                }));
+  }
+
+  /** One ack, its failure (even a synchronous one) in the future. */
+  private static CompletableFuture<Void> ackOne(Queue<byte[]> q, String id, String receipt) {
+    try {
+      return q.ackAsync(id, receipt);
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+
+  /** {@code {"id", "acked": true}}, or {@code {"id", "error": {"code", "message"}}}. */
+  private static ObjectNode ackEntry(String id, Throwable failure) {
+    ObjectNode o = JsonOut.object();
+    o.put("id", id);
+    if (failure == null) {
+      o.put("acked", true);
+    } else {
+      ApiException e = ErrorMapper.toApi(failure);
+      o.putObject("error").put("code", e.code()).put("message", e.getMessage());
+    }
+    return o;
   }
 
   void nack(Context ctx, String queue, String id) {

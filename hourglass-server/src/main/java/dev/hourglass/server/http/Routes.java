@@ -35,6 +35,7 @@ public final class Routes {
     r.put(Q + "/jobs/{id}/schedule", job(api, Permission.PRODUCE, jobs::reschedule));
 
     r.post(Q + "/claim", queue(api, Permission.CONSUME, consume::claim));
+    r.post(Q + "/ack", queue(api, Permission.CONSUME, consume::ackBatch));
     r.post(Q + "/jobs/{id}/ack", job(api, Permission.CONSUME, consume::ack));
     r.post(Q + "/jobs/{id}/nack", job(api, Permission.CONSUME, consume::nack));
     r.post(Q + "/jobs/{id}/extend", job(api, Permission.CONSUME, consume::extend));
