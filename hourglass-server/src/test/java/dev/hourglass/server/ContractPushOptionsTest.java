@@ -8,6 +8,9 @@ import static dev.hourglass.server.ContractSupport.j;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.Headers;
 import com.sun.net.httpserver.HttpServer;
@@ -33,6 +36,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.slf4j.LoggerFactory;
 
 /**
  * API.md 1.1 "Push delivery options": headers, HMAC signatures, the secret shown as "***", and a
@@ -126,7 +130,7 @@ class ContractPushOptionsTest {
         http(hookUrl(), ",'headers':{'X-Tenant':'acme','X-Trace':'a b'},'secret':'s3'");
     assertJson(put("q", j(delivery)), 201);
 
-    enqueue(s, "q", j("{'id':'a','payload':{'x': [1, 2.50]}}"));
+    enqueue(s, "q", j("{'id':'a','payload':{'x': [1, 2.50], 'name': 'Zoë €'}}"));
 
     Received post = awaitPost(0);
     assertThat(post.headers().getFirst("X-Tenant")).isEqualTo("acme");
@@ -175,6 +179,32 @@ class ContractPushOptionsTest {
             .findFirst()
             .orElseThrow();
     assertThat(unsigned.headers().getFirst("Hourglass-Signature")).isNull();
+  }
+
+  @Test
+  void theSecretIsNeverLogged() {
+    Logger root = (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+    ListAppender<ILoggingEvent> logs = new ListAppender<>();
+    logs.start();
+    root.addAppender(logs);
+    try {
+      answerStatus = 500;
+      assertJson(put("q", j(http(hookUrl(), ",'secret':'hunter2-secret'"))), 201);
+      assertJson(put("q", j(http(hookUrl(), ",'secret':'***','concurrency':3"))), 200);
+      assertInvalidField(put("q", j(http(hookUrl(), ",'secret':5"))), "delivery.secret");
+      enqueue(s, "q", j(RETRY_LATER));
+      awaitRetried("q", "a");
+      s.close(); // the shutdown's logs too
+    } finally {
+      root.detachAppender(logs);
+    }
+    assertThat(logs.list).as("log events").isNotEmpty();
+    for (ILoggingEvent e : logs.list) {
+      assertThat(e.getFormattedMessage()).doesNotContain("hunter2");
+      if (e.getThrowableProxy() != null) {
+        assertThat(e.getThrowableProxy().getMessage()).doesNotContain("hunter2");
+      }
+    }
   }
 
   @Test
