@@ -61,7 +61,11 @@ final class QueuesApi {
     }
     partitions.ifPresent(p -> b.partitions((int) p));
     f.optObject("defaults").ifPresent(d -> readDefaults(d, b));
-    Optional<DeliveryConfig> delivery = f.optObject("delivery").map(DeliveryConfig::read);
+    DeliveryConfig stored =
+        DeliveryConfig.fromAttribute(current.attributes().get(DeliveryConfig.ATTRIBUTE));
+    // A secret sent back as "***" (as GET shows it) keeps the stored one.
+    Optional<DeliveryConfig> delivery =
+        f.optObject("delivery").map(d -> DeliveryConfig.read(d, stored));
     delivery.ifPresent(d -> b.attribute(DeliveryConfig.ATTRIBUTE, d.toAttribute()));
     QueueSettings settings;
     try {

@@ -9,18 +9,42 @@ import dev.hourglass.server.http.JsonOut;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * How a queue's jobs reach consumers: {@code pull} (consumers claim over the API; the default) or
  * {@code http} (the server POSTs each due job to {@code url}). Stored as JSON in the queue's
  * settings attribute {@value #ATTRIBUTE}, so every server instance on the same Redis sees it.
+ *
+ * <p>An {@code http} delivery may add {@code headers} to each POST and sign it with a {@code
+ * secret} ({@link Signatures}). The secret is stored with the setting (the pusher needs it) but is
+ * shown as {@value #MASK} by {@link #toJson()} and {@link #toString()}; a PUT that sends {@value
+ * #MASK} back keeps the stored one.
+ *
+ * @param headers extra headers for each POST, in the order given; empty when none
+ * @param secret the HMAC key of the {@code Hourglass-Signature} header, or null to send none
  */
-public record DeliveryConfig(String type, URI url, long timeoutMs, int concurrency) {
+public record DeliveryConfig(
+    String type,
+    URI url,
+    long timeoutMs,
+    int concurrency,
+    Map<String, String> headers,
+    String secret) {
   public static final String ATTRIBUTE = "delivery";
-  public static final DeliveryConfig PULL = new DeliveryConfig("pull", null, 0, 0);
+  public static final String MASK = "***";
+  public static final int MAX_SECRET = 1024;
+  public static final DeliveryConfig PULL = new DeliveryConfig("pull", null, 0, 0, Map.of(), null);
   public static final long DEFAULT_TIMEOUT_MS = 10_000;
   public static final int DEFAULT_CONCURRENCY = 16;
+
+  public DeliveryConfig {
+    headers =
+        headers == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(headers));
+  }
 
   public boolean push() {
     return "http".equals(type);
@@ -32,6 +56,16 @@ public record DeliveryConfig(String type, URI url, long timeoutMs, int concurren
    * @throws ApiException 400 naming the field
    */
   public static DeliveryConfig read(Fields f) {
+    return read(f, PULL);
+  }
+
+  /**
+   * From the API's {@code delivery} object, replacing {@code current}: a {@code secret} of {@value
+   * #MASK} keeps the current secret, a missing one removes it.
+   *
+   * @throws ApiException 400 naming the field
+   */
+  public static DeliveryConfig read(Fields f, DeliveryConfig current) {
     String type = f.text("type", 10);
     if ("pull".equals(type)) {
       f.only("type");
@@ -40,7 +74,7 @@ public record DeliveryConfig(String type, URI url, long timeoutMs, int concurren
     if (!"http".equals(type)) {
       throw f.invalid("type", "must be http or pull");
     }
-    f.only("type", "url", "timeoutMs", "concurrency");
+    f.only("type", "url", "timeoutMs", "concurrency", "headers", "secret");
     String url = f.text("url", 2048);
     URI uri;
     try {
@@ -54,19 +88,58 @@ public record DeliveryConfig(String type, URI url, long timeoutMs, int concurren
     }
     long timeout = f.longOr("timeoutMs", 1, 300_000, DEFAULT_TIMEOUT_MS);
     int concurrency = f.intOr("concurrency", 1, 256, DEFAULT_CONCURRENCY);
-    return new DeliveryConfig("http", uri, timeout, concurrency);
+    Map<String, String> headers = PushHeaders.read(f);
+    String secret = readSecret(f, current);
+    return new DeliveryConfig("http", uri, timeout, concurrency, headers, secret);
   }
 
+  private static String readSecret(Fields f, DeliveryConfig current) {
+    String secret = f.optText("secret", MAX_SECRET).orElse(null);
+    if (secret == null) {
+      return null;
+    }
+    if (secret.isEmpty()) {
+      throw f.invalid("secret", "must not be empty (leave it out to send no signature)");
+    }
+    if (secret.equals(MASK)) {
+      if (current.secret() == null) {
+        throw f.invalid(
+            "secret", "is \"" + MASK + "\", which keeps the stored secret, but the queue has none");
+      }
+      return current.secret();
+    }
+    return secret;
+  }
+
+  /** The setting as the API shows it: the secret, when there is one, as {@value #MASK}. */
   public ObjectNode toJson() {
+    return json(false);
+  }
+
+  private ObjectNode json(boolean withSecret) {
     ObjectNode o = JsonOut.object().put("type", type);
     if (push()) {
       o.put("url", url.toString()).put("timeoutMs", timeoutMs).put("concurrency", concurrency);
+      if (!headers.isEmpty()) {
+        ObjectNode h = o.putObject("headers");
+        headers.forEach(h::put);
+      }
+      if (secret != null) {
+        o.put("secret", withSecret ? secret : MASK);
+      }
     }
     return o;
   }
 
+  /** The setting as stored in Redis, secret included. */
   public String toAttribute() {
-    return new String(JsonOut.bytes(toJson()), StandardCharsets.UTF_8);
+    return new String(JsonOut.bytes(json(true)), StandardCharsets.UTF_8);
+  }
+
+  /** Never shows the secret: a record's default text would, and it may reach a log. */
+  @Override
+  public String toString() {
+    return "DeliveryConfig" + toJson();
   }
 
   /** From the stored attribute; {@link #PULL} when absent or unreadable. */

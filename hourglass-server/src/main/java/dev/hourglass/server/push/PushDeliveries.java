@@ -28,6 +28,7 @@ import org.slf4j.LoggerFactory;
 public final class PushDeliveries implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(PushDeliveries.class);
   static final Duration LEASE_MARGIN = Duration.ofSeconds(10);
+  static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
   private static final long RESCAN_SECONDS = 5;
 
   private final Hourglass hourglass;
@@ -35,7 +36,7 @@ public final class PushDeliveries implements AutoCloseable {
   private final Duration shutdownTimeout;
   private final HttpClient http =
       HttpClient.newBuilder()
-          .connectTimeout(Duration.ofSeconds(5))
+          .connectTimeout(CONNECT_TIMEOUT)
           .followRedirects(HttpClient.Redirect.NEVER)
           .build();
   private final Map<String, Running> running = new HashMap<>();
