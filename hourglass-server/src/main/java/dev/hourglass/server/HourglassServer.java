@@ -5,7 +5,6 @@ import dev.hourglass.embedded.RedisServer;
 import dev.hourglass.server.auth.Auth;
 import dev.hourglass.server.config.ServerConfig;
 import dev.hourglass.server.http.ApiContext;
-import dev.hourglass.server.http.ApiException;
 import dev.hourglass.server.http.JsonErrorHandler;
 import dev.hourglass.server.http.Ops;
 import dev.hourglass.server.http.RequestBodies;
@@ -14,7 +13,6 @@ import dev.hourglass.server.metrics.Metrics;
 import dev.hourglass.server.push.PushDeliveries;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
-import io.javalin.http.HandlerType;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -37,17 +35,25 @@ public final class HourglassServer implements AutoCloseable {
   private static final Duration EMBEDDED_STARTUP_TIMEOUT = Duration.ofMinutes(2);
 
   private final ServerConfig config;
+  private final DataDirLock dataDirLock;
   private final RedisServer embedded;
   private final Hourglass hourglass;
   private final PushDeliveries push;
   private final ApiContext api;
+  private final Ops ops;
   private final Javalin app;
   private final String redisDescription;
   private boolean closed;
 
   private HourglassServer(ServerConfig config) {
     this.config = config;
-    this.embedded = config.redisUri().isEmpty() ? startEmbedded(config) : null;
+    this.dataDirLock = config.redisUri().isEmpty() ? lockDataDir(config) : null;
+    try {
+      this.embedded = dataDirLock != null ? startEmbedded(config) : null;
+    } catch (RuntimeException e) {
+      dataDirLock.close();
+      throw e;
+    }
     String redisUri = embedded != null ? embedded.uri() : config.redisUri().get();
     this.redisDescription =
         embedded != null
@@ -68,7 +74,7 @@ public final class HourglassServer implements AutoCloseable {
       this.api =
           new ApiContext(
               hourglass, new Auth(config.tokens()), metrics, push, config.maxPayloadBytes());
-      Ops ops = new Ops(hourglass, metrics);
+      this.ops = new Ops(hourglass, metrics);
       this.app =
           Javalin.create(
               c -> {
@@ -85,16 +91,7 @@ public final class HourglassServer implements AutoCloseable {
                       server.insertHandler(new GracefulHandler());
                       server.setErrorHandler(new JsonErrorHandler());
                     });
-                c.routes.before(
-                    ctx -> {
-                      ctx.attribute(STARTED_NANOS, System.nanoTime());
-                      if (ctx.method() == HandlerType.HEAD) {
-                        // Javalin would answer HEAD on a GET route itself, with 200 and without
-                        // the route's auth check; the API has no HEAD.
-                        throw new ApiException(
-                            405, "method_not_allowed", "HEAD is not supported; use GET");
-                      }
-                    });
+                c.routes.before(ctx -> ctx.attribute(STARTED_NANOS, System.nanoTime()));
                 c.routes.after(
                     ctx -> {
                       RequestBodies.drainRest(ctx);
@@ -107,6 +104,7 @@ public final class HourglassServer implements AutoCloseable {
     } catch (RuntimeException e) {
       if (embedded != null) {
         embedded.stop();
+        dataDirLock.close();
       }
       throw e;
     }
@@ -123,13 +121,17 @@ public final class HourglassServer implements AutoCloseable {
     return server;
   }
 
-  private static RedisServer startEmbedded(ServerConfig config) {
+  private static DataDirLock lockDataDir(ServerConfig config) {
     try {
       Files.createDirectories(config.dataDir());
     } catch (IOException e) {
       throw new UncheckedIOException(
           "cannot create the data directory " + config.dataDir().toAbsolutePath(), e);
     }
+    return DataDirLock.acquire(config.dataDir());
+  }
+
+  private static RedisServer startEmbedded(ServerConfig config) {
     RedisServer redis =
         RedisServer.builder()
             .persistent()
@@ -187,9 +189,11 @@ public final class HourglassServer implements AutoCloseable {
       log.warn("HTTP server did not stop cleanly: {}", e.getMessage());
     }
     pushes.join();
+    ops.close();
     hourglass.close();
     if (embedded != null) {
       embedded.stop();
+      dataDirLock.close();
     }
     log.info("Hourglass stopped");
   }

@@ -37,7 +37,8 @@ import picocli.CommandLine.Spec;
     },
     footer = {
       "",
-      "Exit codes: 0 stopped cleanly, 1 could not start, 2 bad configuration.",
+      "Exit codes: 0 stopped cleanly, 1 could not start (e.g. --data-dir in use by another"
+          + " server), 2 bad configuration.",
       "Example: hourglass server --port 8080 --data-dir ./data"
     })
 public final class ServerCommand implements Callable<Integer> {
@@ -89,6 +90,10 @@ public final class ServerCommand implements Callable<Integer> {
     HourglassServer server;
     try {
       server = HourglassServer.start(config);
+    } catch (DataDirLock.DataDirLockedException e) {
+      log.error("Hourglass could not start: {}", e.getMessage());
+      spec.commandLine().getErr().println("hourglass server: could not start: " + e.getMessage());
+      return 1;
     } catch (RuntimeException e) {
       log.error("Hourglass could not start: {}", e.getMessage(), e);
       spec.commandLine().getErr().println("hourglass server: could not start: " + e.getMessage());

@@ -61,6 +61,24 @@ class ContractAuthTest {
         201);
   }
 
+  @ParameterizedTest
+  @ValueSource(
+      strings = {"/v1/queues", "/v1/queues/orders", "/v1/queues/orders/jobs/a", "/metrics"})
+  void headChecksTheTokenAsGetDoes(String path) {
+    enqueueAs(ADMIN, "orders", "a");
+
+    assertThat(as(null, "HEAD", path, null).status()).isEqualTo(401);
+    assertThat(as("unknown-token-0123456789", "HEAD", path, null).status()).isEqualTo(401);
+    TestServer.Response allowed = as(PRODUCER, "HEAD", path, null);
+    assertThat(allowed.status()).isEqualTo(200);
+    assertThat(allowed.body()).isEmpty();
+  }
+
+  @Test
+  void headOnAQueueOutsideTheTokensPatternsIs403() {
+    assertThat(as(PRODUCER, "HEAD", "/v1/queues/billing", null).status()).isEqualTo(403);
+  }
+
   @ParameterizedTest(name = "{0} {1}")
   @CsvSource({
     "POST, /v1/queues/orders/jobs",

@@ -11,6 +11,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -25,6 +27,66 @@ class ContractOpsTest extends ContractTestBase {
   void healthLiveAndReadyAre200() {
     assertJson(s.get("/health/live"), 200);
     assertJson(s.get("/health/ready"), 200);
+  }
+
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "/health/live",
+        "/health/ready",
+        "/",
+        "/v1/queues",
+        "/v1/queues/q",
+        "/v1/queues/q/jobs/a",
+        "/v1/queues/q/jobs/missing",
+        "/v1/queues/nope",
+        "/v1/queues/q/dead",
+        "/v1/queues/bad%20name"
+      })
+  void headAnswersAsGetWithoutABody(String path) {
+    enqueue(s, "q", j("{'id':'a','payload':{'n':1}}"));
+
+    TestServer.Response get = s.get(path);
+    TestServer.Response head = s.call("HEAD", path, null);
+
+    assertThat(head.status()).as("HEAD %s", path).isEqualTo(get.status());
+    assertThat(head.body()).as("HEAD %s", path).isEmpty();
+    assertThat(headers(head)).as("HEAD %s", path).isEqualTo(headers(get));
+    assertThat(head.raw().headers().firstValue("Content-Length"))
+        .as("HEAD %s", path)
+        .isEqualTo(get.raw().headers().firstValue("Content-Length"));
+  }
+
+  @Test
+  void headOnMetricsIsPrometheusTextWithoutABody() {
+    TestServer.Response head = s.call("HEAD", "/metrics", null);
+
+    assertThat(head.status()).isEqualTo(200);
+    assertThat(head.body()).isEmpty();
+    assertThat(head.raw().headers().firstValue("Content-Type").orElse(""))
+        .isEqualTo(s.get("/metrics").raw().headers().firstValue("Content-Type").orElse("?"));
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"/v1/queues/q/claim", "/v1/queues/q/jobs", "/v1/queues/q/dead/requeue"})
+  void headOnARouteWithoutGetIs405(String path) {
+    TestServer.Response head = s.call("HEAD", path, null);
+
+    assertThat(head.status()).isEqualTo(405);
+    assertThat(head.body()).isEmpty();
+  }
+
+  @Test
+  void headOnAnUnknownPathIs404() {
+    assertThat(s.call("HEAD", "/nope", null).status()).isEqualTo(404);
+  }
+
+  /** The headers that must agree between GET and HEAD: all but the date and the length. */
+  private static Map<String, List<String>> headers(TestServer.Response r) {
+    Map<String, List<String>> h = new TreeMap<>(r.raw().headers().map());
+    h.remove("date");
+    h.remove("content-length");
+    return h;
   }
 
   @Test

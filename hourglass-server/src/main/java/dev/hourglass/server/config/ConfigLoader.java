@@ -97,7 +97,7 @@ public final class ConfigLoader {
         Duration.ofMillis(number(Setting.SHUTDOWN_TIMEOUT_MS, values, 0, 3_600_000)),
         tokens,
         allowUnauthenticated,
-        oneOf(Setting.LOG_FORMAT, values, "json", "text"),
+        oneOf(Setting.LOG_FORMAT, values, "auto", "json", "text"),
         oneOf(Setting.LOG_LEVEL, values, "error", "warn", "info", "debug"));
   }
 

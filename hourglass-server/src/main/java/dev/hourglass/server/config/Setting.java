@@ -32,7 +32,11 @@ public enum Setting {
       "allow-unauthenticated",
       "false",
       "Allow binding to a non-loopback address with auth off (no tokens). Refused otherwise."),
-  LOG_FORMAT("log-format", "json", "Log lines as json (one object per line) or text."),
+  LOG_FORMAT(
+      "log-format",
+      "auto",
+      "Log lines as json (one object per line), text, or auto: text when standard output is a"
+          + " terminal, json when it is not."),
   LOG_LEVEL("log-level", "info", "Log level: error, warn, info or debug.");
 
   private final String key;

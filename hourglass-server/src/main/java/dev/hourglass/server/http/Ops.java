@@ -8,26 +8,26 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 
 /** Health, metrics and the dashboard page. */
-public final class Ops {
+public final class Ops implements AutoCloseable {
   private static final String DASHBOARD = "/dev/hourglass/server/dashboard/index.html";
 
-  private final Hourglass hourglass;
   private final Metrics metrics;
   private final byte[] dashboard;
+  private final ReadinessProbe readiness;
 
   public Ops(Hourglass hourglass, Metrics metrics) {
-    this.hourglass = hourglass;
     this.metrics = metrics;
     this.dashboard = readDashboard();
+    this.readiness = new ReadinessProbe(hourglass);
   }
 
   void live(Context ctx) {
     Http.json(ctx, 200, JsonOut.object().put("status", "live"));
   }
 
-  /** Ready when Redis answers. */
-  void ready(Context ctx) {
-    hourglass.queueExists("health-probe");
+  /** Ready when Redis answers within {@link ReadinessProbe#BOUND}; 503 otherwise. */
+  void ready(Context ctx) throws InterruptedException {
+    readiness.check();
     Http.json(ctx, 200, JsonOut.object().put("status", "ready"));
   }
 
@@ -39,6 +39,12 @@ public final class Ops {
   void dashboard(Context ctx) {
     ctx.contentType("text/html; charset=utf-8");
     ctx.result(dashboard);
+  }
+
+  /** Stops the readiness probe's thread. */
+  @Override
+  public void close() {
+    readiness.close();
   }
 
   private static byte[] readDashboard() {

@@ -7,6 +7,7 @@ import io.javalin.config.JavalinConfig;
 import io.javalin.http.Context;
 import io.javalin.http.Handler;
 import io.javalin.http.HttpResponseException;
+import io.javalin.router.JavalinDefaultRoutingApi;
 import java.util.Optional;
 
 /**
@@ -30,7 +31,7 @@ public final class Routes {
 
     r.post(Q + "/jobs", queue(api, Permission.PRODUCE, jobs::enqueue));
     r.post(Q + "/jobs/batch", queue(api, Permission.PRODUCE, jobs::batch));
-    r.get(Q + "/jobs/{id}", job(api, Permission.READ, jobs::get));
+    get(r, Q + "/jobs/{id}", job(api, Permission.READ, jobs::get));
     r.delete(Q + "/jobs/{id}", job(api, Permission.PRODUCE, jobs::cancel));
     r.put(Q + "/jobs/{id}/schedule", job(api, Permission.PRODUCE, jobs::reschedule));
 
@@ -40,22 +41,31 @@ public final class Routes {
     r.post(Q + "/jobs/{id}/nack", job(api, Permission.CONSUME, consume::nack));
     r.post(Q + "/jobs/{id}/extend", job(api, Permission.CONSUME, consume::extend));
 
-    r.get(Q + "/dead", queue(api, Permission.READ, dead::list));
+    get(r, Q + "/dead", queue(api, Permission.READ, dead::list));
     r.post(Q + "/dead/{id}/requeue", job(api, Permission.ADMIN, dead::requeue));
     r.post(Q + "/dead/requeue", queue(api, Permission.ADMIN, dead::requeueAll));
     r.delete(Q + "/dead", queue(api, Permission.ADMIN, dead::purge));
 
-    r.get("/v1/queues", any(api, Permission.READ, queues::list));
-    r.get(Q, queue(api, Permission.READ, queues::get));
+    get(r, "/v1/queues", any(api, Permission.READ, queues::list));
+    get(r, Q, queue(api, Permission.READ, queues::get));
     r.put(Q, queue(api, Permission.ADMIN, queues::put));
 
-    r.get("/health/live", ops::live);
-    r.get("/health/ready", ops::ready);
-    r.get("/metrics", any(api, Permission.METRICS, ops::metrics));
-    r.get("/", ops::dashboard);
+    get(r, "/health/live", ops::live);
+    get(r, "/health/ready", ops::ready);
+    get(r, "/metrics", any(api, Permission.METRICS, ops::metrics));
+    get(r, "/", ops::dashboard);
 
     r.exception(HttpResponseException.class, (e, ctx) -> ErrorMapper.answer(ctx, e));
     r.exception(Exception.class, (e, ctx) -> ErrorMapper.answer(ctx, e));
+  }
+
+  /**
+   * A GET route, and HEAD on the same path with the same handler: the same checks, status and
+   * headers, and Jetty sends no body for a HEAD request.
+   */
+  private static void get(JavalinDefaultRoutingApi r, String path, Handler handler) {
+    r.get(path, handler);
+    r.head(path, handler);
   }
 
   /** A request on one queue. */

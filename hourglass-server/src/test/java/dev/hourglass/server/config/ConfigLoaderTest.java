@@ -27,8 +27,21 @@ class ConfigLoaderTest {
     assertThat(c.redisUri()).isEmpty();
     assertThat(c.dataDir()).isEqualTo(Path.of("./data"));
     assertThat(c.tokens()).isEmpty();
-    assertThat(c.logFormat()).isEqualTo("json");
+    assertThat(c.logFormat()).isEqualTo("auto");
     assertThat(c.maxPayloadBytes()).isEqualTo(1024 * 1024);
+  }
+
+  @Test
+  void logFormatIsAutoJsonOrText() {
+    assertThat(ConfigLoader.load(Map.of("log-format", "AUTO"), Map.of(), null).logFormat())
+        .isEqualTo("auto");
+    assertThat(
+            ConfigLoader.load(Map.of(), Map.of("HOURGLASS_LOG_FORMAT", "json"), null).logFormat())
+        .isEqualTo("json");
+    assertThatThrownBy(() -> ConfigLoader.load(Map.of("log-format", "xml"), Map.of(), null))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("--log-format")
+        .hasMessageContaining("auto, json, text");
   }
 
   @Test
