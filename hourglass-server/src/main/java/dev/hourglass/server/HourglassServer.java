@@ -17,6 +17,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.eclipse.jetty.server.handler.GracefulHandler;
 import org.slf4j.Logger;
@@ -172,6 +173,17 @@ public final class HourglassServer implements AutoCloseable {
   /** The Hourglass client the server runs on; for tests. */
   public Hourglass hourglass() {
     return hourglass;
+  }
+
+  /**
+   * Every route Javalin serves, as {@code "METHOD /path"} (e.g. {@code "GET /v1/queues/{queue}"}):
+   * what the OpenAPI document must describe; before/after filters are left out. For tests.
+   */
+  public List<String> routes() {
+    return app.unsafe.internalRouter.allHttpHandlers().stream()
+        .filter(e -> e.endpoint.method.isHttpMethod())
+        .map(e -> e.endpoint.method.name() + " " + e.endpoint.path)
+        .toList();
   }
 
   @Override

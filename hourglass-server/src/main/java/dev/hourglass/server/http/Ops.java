@@ -7,17 +7,20 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 
-/** Health, metrics and the dashboard page. */
+/** Health, metrics, the dashboard page and the OpenAPI document. */
 public final class Ops implements AutoCloseable {
   private static final String DASHBOARD = "/dev/hourglass/server/dashboard/index.html";
+  private static final String OPENAPI = "/dev/hourglass/server/openapi.json";
 
   private final Metrics metrics;
   private final byte[] dashboard;
+  private final byte[] openapi;
   private final ReadinessProbe readiness;
 
   public Ops(Hourglass hourglass, Metrics metrics) {
     this.metrics = metrics;
-    this.dashboard = readDashboard();
+    this.dashboard = resource(DASHBOARD);
+    this.openapi = resource(OPENAPI);
     this.readiness = new ReadinessProbe(hourglass);
   }
 
@@ -41,16 +44,22 @@ public final class Ops implements AutoCloseable {
     ctx.result(dashboard);
   }
 
+  /** The OpenAPI 3.1 document of this API (see OpenApiContractTest, which keeps it complete). */
+  void openapi(Context ctx) {
+    ctx.contentType("application/json");
+    ctx.result(openapi);
+  }
+
   /** Stops the readiness probe's thread. */
   @Override
   public void close() {
     readiness.close();
   }
 
-  private static byte[] readDashboard() {
-    try (InputStream in = Ops.class.getResourceAsStream(DASHBOARD)) {
+  private static byte[] resource(String path) {
+    try (InputStream in = Ops.class.getResourceAsStream(path)) {
       if (in == null) {
-        throw new IllegalStateException("dashboard missing from the jar: " + DASHBOARD);
+        throw new IllegalStateException("missing from the jar: " + path);
       }
       return in.readAllBytes();
     } catch (IOException e) {

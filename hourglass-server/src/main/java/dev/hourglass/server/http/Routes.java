@@ -54,6 +54,7 @@ public final class Routes {
     get(r, "/health/ready", ops::ready);
     get(r, "/metrics", any(api, Permission.METRICS, ops::metrics));
     get(r, "/", ops::dashboard);
+    get(r, "/openapi.json", ops::openapi);
 
     r.exception(HttpResponseException.class, (e, ctx) -> ErrorMapper.answer(ctx, e));
     r.exception(Exception.class, (e, ctx) -> ErrorMapper.answer(ctx, e));
