@@ -27,6 +27,7 @@ public final class Routes {
     ConsumeApi consume = new ConsumeApi(api);
     QueuesApi queues = new QueuesApi(api);
     DeadApi dead = new DeadApi(api);
+    DocsPage docs = new DocsPage();
     var r = config.routes;
 
     r.post(Q + "/jobs", queue(api, Permission.PRODUCE, jobs::enqueue));
@@ -55,6 +56,8 @@ public final class Routes {
     get(r, "/metrics", any(api, Permission.METRICS, ops::metrics));
     get(r, "/", ops::dashboard);
     get(r, "/openapi.json", ops::openapi);
+    get(r, "/docs", docs::page);
+    get(r, "/docs/{file}", docs::file);
 
     r.exception(HttpResponseException.class, (e, ctx) -> ErrorMapper.answer(ctx, e));
     r.exception(Exception.class, (e, ctx) -> ErrorMapper.answer(ctx, e));
