@@ -2,6 +2,7 @@ package dev.hourglass;
 
 import dev.hourglass.spi.PayloadCodec;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * The entry point: a connected Hourglass client. Build one with {@link #builder()}, keep it for the
@@ -64,6 +65,13 @@ public interface Hourglass extends AutoCloseable {
 
   /** Names of every queue under this client's key prefix. */
   List<String> queueNames();
+
+  /**
+   * {@link #queueNames()} without blocking: one read, for instance for a health probe that bounds
+   * its own wait. The future fails with {@link RedisUnavailableException} when Redis does not
+   * answer.
+   */
+  CompletableFuture<List<String>> queueNamesAsync();
 
   /**
    * A counter that every change to any queue's settings raises (one read). A process that keeps

@@ -23,6 +23,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.ExecutorService;
@@ -178,6 +179,12 @@ public final class HourglassClient implements Hourglass {
   public List<String> queueNames() {
     checkOpen();
     return store.registry().queueNames();
+  }
+
+  @Override
+  public CompletableFuture<List<String>> queueNamesAsync() {
+    checkOpen();
+    return store.registry().queueNamesAsync();
   }
 
   @Override

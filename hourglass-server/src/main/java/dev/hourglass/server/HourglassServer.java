@@ -201,7 +201,6 @@ public final class HourglassServer implements AutoCloseable {
       log.warn("HTTP server did not stop cleanly: {}", e.getMessage());
     }
     pushes.join();
-    ops.close();
     hourglass.close();
     if (embedded != null) {
       embedded.stop();

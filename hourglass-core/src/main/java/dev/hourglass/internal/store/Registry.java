@@ -62,15 +62,22 @@ public final class Registry {
 
   /** Every queue name in the registry, sorted. */
   public List<String> queueNames() {
-    Set<byte[]> members =
-        Failures.await(
-            runner.redis().async().smembers(bytes(keys.queueRegistry())).toCompletableFuture());
-    List<String> names = new ArrayList<>();
-    for (byte[] m : members) {
-      names.add(new String(m, StandardCharsets.UTF_8));
-    }
-    names.sort(null);
-    return names;
+    return Failures.await(queueNamesAsync());
+  }
+
+  /** {@link #queueNames()} without blocking; never connects on the caller's thread. */
+  public CompletableFuture<List<String>> queueNamesAsync() {
+    return runner
+        .<Set<byte[]>>command(false, c -> c.smembers(bytes(keys.queueRegistry())))
+        .thenApply(
+            members -> {
+              List<String> names = new ArrayList<>();
+              for (byte[] m : members) {
+                names.add(new String(m, StandardCharsets.UTF_8));
+              }
+              names.sort(null);
+              return names;
+            });
   }
 
   /** The settings version counter (0 before any queue was created). */

@@ -8,7 +8,7 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 
 /** Health, metrics, the dashboard page and the OpenAPI document. */
-public final class Ops implements AutoCloseable {
+public final class Ops {
   private static final String DASHBOARD = "/dev/hourglass/server/dashboard/index.html";
   private static final String OPENAPI = "/dev/hourglass/server/openapi.json";
 
@@ -48,12 +48,6 @@ public final class Ops implements AutoCloseable {
   void openapi(Context ctx) {
     ctx.contentType("application/json");
     ctx.result(openapi);
-  }
-
-  /** Stops the readiness probe's thread. */
-  @Override
-  public void close() {
-    readiness.close();
   }
 
   private static byte[] resource(String path) {
