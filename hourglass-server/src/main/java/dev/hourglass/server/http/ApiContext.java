@@ -31,6 +31,7 @@ public final class ApiContext {
     this.metrics = metrics;
     this.push = push;
     this.maxPayloadBytes = maxPayloadBytes;
+    metrics.claimsWaiting(waits::size);
   }
 
   CompletableFuture<List<Delivery<byte[]>>> track(CompletableFuture<List<Delivery<byte[]>>> wait) {
