@@ -1,8 +1,6 @@
 package dev.hourglass.server.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -27,7 +25,11 @@ import picocli.CommandLine.Parameters;
 public final class DeadListCommand implements Callable<Integer> {
   @Mixin ClientOptions options;
 
-  @Parameters(index = "0", paramLabel = "QUEUE", description = "The queue.")
+  @Parameters(
+      index = "0",
+      paramLabel = "QUEUE",
+      converter = QueueName.class,
+      description = "The queue.")
   String queue;
 
   @Option(
@@ -49,29 +51,11 @@ public final class DeadListCommand implements Callable<Integer> {
   public Integer call() {
     ServerClient client = options.client();
     ServerResponse answer =
-        all ? allPages(client) : client.get(ApiPaths.deadPage(queue, limit, cursor));
+        all
+            ? Pages.all(client, cursor, next -> ApiPaths.deadPage(queue, limit, next))
+            : client.get(ApiPaths.deadPage(queue, limit, cursor));
     options.print(answer, this::table);
     return ExitCodes.OK;
-  }
-
-  /** Every page from {@link #cursor} on, as one answer of the same shape as a single page. */
-  private ServerResponse allPages(ServerClient client) {
-    ArrayNode jobs = Json.MAPPER.createArrayNode();
-    String next = cursor;
-    do {
-      JsonNode page = client.get(ApiPaths.deadPage(queue, limit, next)).json();
-      page.path("jobs").forEach(jobs::add);
-      String previous = next;
-      next = page.path("next").isTextual() ? page.path("next").asText() : null;
-      if (next != null && next.equals(previous)) {
-        throw new CommandFailure(
-            ExitCodes.SERVER_ERROR, "the server answered cursor " + next + " with itself as next");
-      }
-    } while (next != null);
-    ObjectNode merged = Json.MAPPER.createObjectNode();
-    merged.set("jobs", jobs);
-    merged.putNull("next");
-    return new ServerResponse(200, Json.write(merged));
   }
 
   private String table(JsonNode page) {
@@ -83,18 +67,10 @@ public final class DeadListCommand implements Callable<Integer> {
     for (JsonNode job : jobs) {
       table.row(
           job.path("id").asText(),
-          job.path("attempts").asText() + "/" + job.path("maxAttempts").asText(),
+          JobText.attempts(job),
           JobText.time(job.path("createdAt")),
           JobText.shortError(job));
     }
-    if (!page.path("next").isTextual()) {
-      return table.render();
-    }
-    return table.render()
-        + System.lineSeparator()
-        + "more: hourglass dead list "
-        + queue
-        + " --cursor "
-        + page.path("next").asText();
+    return Pages.withNextHint(table.render(), page, "hourglass dead list " + queue);
   }
 }

@@ -28,7 +28,11 @@ public final class DeadRequeueCommand implements Callable<Integer> {
 
   @Mixin ClientOptions options;
 
-  @Parameters(index = "0", paramLabel = "QUEUE", description = "The queue.")
+  @Parameters(
+      index = "0",
+      paramLabel = "QUEUE",
+      converter = QueueName.class,
+      description = "The queue.")
   String queue;
 
   @Parameters(

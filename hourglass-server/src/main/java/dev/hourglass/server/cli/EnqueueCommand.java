@@ -32,7 +32,11 @@ public final class EnqueueCommand implements Callable<Integer> {
 
   @Mixin ClientOptions options;
 
-  @Parameters(index = "0", paramLabel = "QUEUE", description = "The queue to enqueue into.")
+  @Parameters(
+      index = "0",
+      paramLabel = "QUEUE",
+      converter = QueueName.class,
+      description = "The queue to enqueue into.")
   String queue;
 
   @ArgGroup(exclusive = true, multiplicity = "1")

@@ -19,7 +19,11 @@ import picocli.CommandLine.Parameters;
 public final class GetCommand implements Callable<Integer> {
   @Mixin ClientOptions options;
 
-  @Parameters(index = "0", paramLabel = "QUEUE", description = "The job's queue.")
+  @Parameters(
+      index = "0",
+      paramLabel = "QUEUE",
+      converter = QueueName.class,
+      description = "The job's queue.")
   String queue;
 
   @Parameters(index = "1", paramLabel = "ID", description = "The job's id.")

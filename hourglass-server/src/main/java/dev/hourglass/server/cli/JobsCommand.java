@@ -1,0 +1,101 @@
+package dev.hourglass.server.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code hourglass jobs}: {@code GET /v1/queues/{queue}/jobs?state=...}, one page or all. */
+@Command(
+    name = "jobs",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Lists the jobs of a queue in one state, one page at a time or, with --all, every page.",
+      "Delayed and ready jobs come by due time, inflight ones by lease deadline, dead ones by"
+          + " time of death. Payloads and errors are shortened; 'hourglass get' shows a job whole.",
+      "With --all --json the pages are merged into one document {\"jobs\": [...], \"next\": null}."
+    },
+    footer = {
+      "%nExamples:",
+      "  hourglass jobs orders --state delayed",
+      "  hourglass jobs orders --state ready --limit 20 --cursor 7c1f",
+      "  hourglass jobs orders --state inflight --all --json | jq -r '.jobs[].id'",
+      ExitCodes.HELP
+    })
+public final class JobsCommand implements Callable<Integer> {
+  /** The states API.md lists jobs by. */
+  enum State {
+    delayed,
+    ready,
+    inflight,
+    dead
+  }
+
+  @Mixin ClientOptions options;
+
+  @Parameters(
+      index = "0",
+      paramLabel = "QUEUE",
+      converter = QueueName.class,
+      description = "The queue.")
+  String queue;
+
+  @Option(
+      names = "--state",
+      required = true,
+      paramLabel = "STATE",
+      description = "Which jobs: ${COMPLETION-CANDIDATES}.")
+  State state;
+
+  @Option(
+      names = "--limit",
+      paramLabel = "N",
+      description = "Jobs per page, 1..1000 (default: the server's, 100).")
+  Integer limit;
+
+  @Option(
+      names = "--cursor",
+      paramLabel = "C",
+      description = "Start at this page, the 'next' of an earlier one.")
+  String cursor;
+
+  @Option(names = "--all", description = "Follow the 'next' cursors to the last page.")
+  boolean all;
+
+  @Override
+  public Integer call() {
+    ServerClient client = options.client();
+    ServerResponse answer =
+        all
+            ? Pages.all(client, cursor, next -> ApiPaths.jobsPage(queue, state.name(), limit, next))
+            : client.get(ApiPaths.jobsPage(queue, state.name(), limit, cursor));
+    options.print(answer, this::table);
+    return ExitCodes.OK;
+  }
+
+  String table(JsonNode page) {
+    JsonNode jobs = page.path("jobs");
+    if (jobs.isEmpty()) {
+      return "no " + state + " jobs in " + queue;
+    }
+    TextTable table = new TextTable("ID", "STATE", "DUE", "ATTEMPTS", "PAYLOAD", "LAST ERROR");
+    for (JsonNode job : jobs) {
+      table.row(
+          job.path("id").asText(),
+          job.path("state").asText(state.name()),
+          JobText.time(job.path("runAt")),
+          JobText.attempts(job),
+          JobText.shortPayload(job),
+          JobText.shortError(job));
+    }
+    String command =
+        "hourglass jobs "
+            + queue
+            + " --state "
+            + state
+            + (limit == null ? "" : " --limit " + limit);
+    return Pages.withNextHint(table.render(), page, command);
+  }
+}

@@ -1,0 +1,50 @@
+package dev.hourglass.server.cli;
+
+import java.util.concurrent.Callable;
+import java.util.function.UnaryOperator;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code hourglass pause}: {@code POST /v1/queues/{queue}/pause}; {@link ResumeCommand} undoes it.
+ */
+@Command(
+    name = "pause",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Pauses a queue: claims get no jobs and push or forward delivery stops until it is resumed.",
+      "It still accepts jobs and keeps time: due jobs become ready and wait. Prints the queue."
+    },
+    footer = {
+      "%nExamples:",
+      "  hourglass pause orders",
+      "  hourglass pause orders --json",
+      ExitCodes.HELP
+    })
+public class PauseCommand implements Callable<Integer> {
+  @Mixin ClientOptions options;
+
+  @Parameters(
+      index = "0",
+      paramLabel = "QUEUE",
+      converter = QueueName.class,
+      description = "The queue.")
+  String queue;
+
+  private final UnaryOperator<String> path;
+
+  public PauseCommand() {
+    this(ApiPaths::pause);
+  }
+
+  PauseCommand(UnaryOperator<String> path) {
+    this.path = path;
+  }
+
+  @Override
+  public Integer call() {
+    options.print(options.client().post(path.apply(queue), null), QueueText::summary);
+    return ExitCodes.OK;
+  }
+}
