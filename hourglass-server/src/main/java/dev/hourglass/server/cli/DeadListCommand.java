@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code hourglass dead list}: {@code GET /v1/queues/{queue}/dead}, one page or all. */
@@ -32,28 +31,12 @@ public final class DeadListCommand implements Callable<Integer> {
       description = "The queue.")
   String queue;
 
-  @Option(
-      names = "--limit",
-      paramLabel = "N",
-      description = "Jobs per page (default: the server's, 100).")
-  Integer limit;
-
-  @Option(
-      names = "--cursor",
-      paramLabel = "C",
-      description = "Start at this page, the 'next' of an earlier one.")
-  String cursor;
-
-  @Option(names = "--all", description = "Follow the 'next' cursors to the last page.")
-  boolean all;
+  @Mixin PageOptions pages;
 
   @Override
   public Integer call() {
-    ServerClient client = options.client();
     ServerResponse answer =
-        all
-            ? Pages.all(client, cursor, next -> ApiPaths.deadPage(queue, limit, next))
-            : client.get(ApiPaths.deadPage(queue, limit, cursor));
+        pages.fetch(options.client(), (limit, next) -> ApiPaths.deadPage(queue, limit, next));
     options.print(answer, this::table);
     return ExitCodes.OK;
   }
@@ -71,6 +54,6 @@ public final class DeadListCommand implements Callable<Integer> {
           JobText.time(job.path("createdAt")),
           JobText.shortError(job));
     }
-    return Pages.withNextHint(table.render(), page, "hourglass dead list " + queue);
+    return pages.withNextHint(table.render(), page, "hourglass dead list " + queue);
   }
 }

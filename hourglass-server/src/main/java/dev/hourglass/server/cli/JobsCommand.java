@@ -49,28 +49,13 @@ public final class JobsCommand implements Callable<Integer> {
       description = "Which jobs: ${COMPLETION-CANDIDATES}.")
   State state;
 
-  @Option(
-      names = "--limit",
-      paramLabel = "N",
-      description = "Jobs per page, 1..1000 (default: the server's, 100).")
-  Integer limit;
-
-  @Option(
-      names = "--cursor",
-      paramLabel = "C",
-      description = "Start at this page, the 'next' of an earlier one.")
-  String cursor;
-
-  @Option(names = "--all", description = "Follow the 'next' cursors to the last page.")
-  boolean all;
+  @Mixin PageOptions pages;
 
   @Override
   public Integer call() {
-    ServerClient client = options.client();
     ServerResponse answer =
-        all
-            ? Pages.all(client, cursor, next -> ApiPaths.jobsPage(queue, state.name(), limit, next))
-            : client.get(ApiPaths.jobsPage(queue, state.name(), limit, cursor));
+        pages.fetch(
+            options.client(), (limit, next) -> ApiPaths.jobsPage(queue, state.name(), limit, next));
     options.print(answer, this::table);
     return ExitCodes.OK;
   }
@@ -90,12 +75,7 @@ public final class JobsCommand implements Callable<Integer> {
           JobText.shortPayload(job),
           JobText.shortError(job));
     }
-    String command =
-        "hourglass jobs "
-            + queue
-            + " --state "
-            + state
-            + (limit == null ? "" : " --limit " + limit);
-    return Pages.withNextHint(table.render(), page, command);
+    return pages.withNextHint(
+        table.render(), page, "hourglass jobs " + queue + " --state " + state);
   }
 }

@@ -125,7 +125,8 @@ class OperatorCommandsTest {
     JobsCommand command = new JobsCommand();
     command.queue = "orders";
     command.state = JobsCommand.State.ready;
-    command.limit = 2;
+    command.pages = new PageOptions();
+    command.pages.limit = 2;
     JsonNode page =
         Json.parse(
             "{\"jobs\":[{\"id\":\"o-1\",\"state\":\"ready\",\"runAt\":1795255200000,"
