@@ -14,8 +14,9 @@ import picocli.CommandLine.Parameters;
     name = "claim",
     mixinStandardHelpOptions = true,
     description = {
-      "Claims ready jobs, as a consumer does: each is leased to you until it is acked, nacked or"
-          + " its lease runs out (then it is delivered again).",
+      "Claims ready jobs, as a consumer does.",
+      "Each is leased to you until it is acked, nacked or its lease runs out (then it is"
+          + " delivered again).",
       "Prints each delivery's id, attempt, receipt (for ack and nack), lease end and payload."
           + " The answer is awaited for --timeout plus --wait."
     },

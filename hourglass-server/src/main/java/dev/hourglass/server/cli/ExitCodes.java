@@ -40,7 +40,7 @@ public final class ExitCodes {
   private static final String TABLE =
       "  0  success%n"
           + "  1  other server error (4xx not listed here, 5xx, internal)%n"
-          + "  2  usage error (bad option, duration or queue name, payload not JSON, not confirmed)%n"
+          + "  2  usage error (bad option, queue name or payload; not confirmed)%n"
           + "  3  not found (404)%n"
           + "  4  conflict (409: duplicate_id, stale_receipt, job_inflight, queue_not_empty)%n"
           + "  5  server unreachable or timed out, or redis_unavailable (503)%n"

@@ -13,8 +13,9 @@ import picocli.CommandLine.Parameters;
     name = "nack",
     mixinStandardHelpOptions = true,
     description = {
-      "Nacks a claimed job: it failed. It is retried by its backoff, or after --delay; it goes"
-          + " to the dead jobs with --dead or when its attempts are spent.",
+      "Nacks a claimed job: it failed.",
+      "It is retried by its backoff, or after --delay; it goes to the dead jobs with --dead or"
+          + " when its attempts are spent.",
       "A stale receipt is 409 stale_receipt. With --json nothing is printed (204, no body)."
     },
     footer = {

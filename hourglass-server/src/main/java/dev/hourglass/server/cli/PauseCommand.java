@@ -13,8 +13,9 @@ import picocli.CommandLine.Parameters;
     name = "pause",
     mixinStandardHelpOptions = true,
     description = {
-      "Pauses a queue: claims get no jobs and push or forward delivery stops until it is resumed.",
-      "It still accepts jobs and keeps time: due jobs become ready and wait. Prints the queue."
+      "Pauses a queue until it is resumed.",
+      "Claims get no jobs and push or forward delivery stops; the queue still accepts jobs and"
+          + " keeps time: due jobs become ready and wait. Prints the queue, as 'stats' counts it."
     },
     footer = {
       "%nExamples:",

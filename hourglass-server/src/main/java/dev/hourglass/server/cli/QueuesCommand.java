@@ -8,7 +8,10 @@ import picocli.CommandLine.Mixin;
 @Command(
     name = "queues",
     mixinStandardHelpOptions = true,
-    description = "Lists every queue: its delayed, ready, inflight and dead jobs, and if paused.",
+    description = {
+      "Lists every queue.",
+      "A table of each queue's delayed, ready, inflight and dead jobs, and whether it is paused."
+    },
     footer = {
       "%nExamples:",
       "  hourglass queues",

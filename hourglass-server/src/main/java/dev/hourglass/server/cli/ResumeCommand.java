@@ -6,8 +6,10 @@ import picocli.CommandLine.Command;
 @Command(
     name = "resume",
     mixinStandardHelpOptions = true,
-    description =
-        "Resumes a paused queue: claims and delivery take its jobs again. Prints the queue.",
+    description = {
+      "Resumes a paused queue.",
+      "Claims and delivery take its ready jobs again. Prints the queue, as 'stats' counts it."
+    },
     footer = {
       "%nExamples:",
       "  hourglass resume orders",

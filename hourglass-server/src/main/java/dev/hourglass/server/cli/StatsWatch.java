@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -58,12 +59,12 @@ final class StatsWatch {
       }
       ServerResponse answer = client.get(ApiPaths.queue(queue));
       long nanos = System.nanoTime();
+      Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
       JsonNode current = answer.json();
       List<String> rates = rates(previous, current, nanos - previousNanos);
       switch (mode) {
-        case REDRAW ->
-            out.print(CLEAR + frame(Instant.now(), current, rates) + System.lineSeparator());
-        case LINES -> out.println(line(Instant.now(), current, rates));
+        case REDRAW -> out.print(CLEAR + frame(now, current, rates) + System.lineSeparator());
+        case LINES -> out.println(line(now, current, rates));
         case JSON -> out.println(answer.body().strip());
       }
       out.flush();
