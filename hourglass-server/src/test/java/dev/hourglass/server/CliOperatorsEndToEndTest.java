@@ -14,6 +14,7 @@ import java.io.StringWriter;
 import java.io.Writer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -213,6 +214,37 @@ class CliOperatorsEndToEndTest {
     for (String line : json.out().lines().toList()) {
       assertThat(JSON.readTree(line).get("name").asText()).isEqualTo("ops-watch");
     }
+  }
+
+  @Test
+  void statsWatchRedrawsTheScreenOnATerminal() {
+    enqueue("ops-redraw", "{\"id\":\"w-1\",\"payload\":1}");
+    StringWriter out = new StringWriter();
+
+    int code =
+        Main.run(
+            StandardInput.of("", true),
+            new PrintWriter(out),
+            new PrintWriter(new StringWriter()),
+            "stats",
+            "ops-redraw",
+            "--watch",
+            "--count",
+            "2",
+            "--interval",
+            "0",
+            "--server",
+            url);
+
+    assertThat(code).isZero();
+    String clear = "\033[H\033[2J";
+    String[] frames = out.toString().split(Pattern.quote(clear), -1);
+    assertThat(frames).as("two frames, each after a clear screen").hasSize(3);
+    assertThat(frames[0]).isEmpty();
+    assertThat(frames[1])
+        .startsWith("ops-redraw at ")
+        .contains("DELAYED  READY  INFLIGHT  DEAD  PAUSED", "ENQUEUED/S  DELIVERED/S");
+    assertThat(frames[2]).containsPattern("\\n\\d+\\.\\d +\\d+\\.\\d +\\d+\\.\\d");
   }
 
   @Test
