@@ -20,12 +20,7 @@ import picocli.CommandLine.Parameters;
 public final class AckCommand implements Callable<Integer> {
   @Mixin ClientOptions options;
 
-  @Parameters(
-      index = "0",
-      paramLabel = "QUEUE",
-      converter = QueueName.class,
-      description = "The job's queue.")
-  String queue;
+  @Mixin QueueArgument queue;
 
   @Parameters(index = "1", paramLabel = "ID", description = "The job's id.")
   String id;
@@ -41,8 +36,8 @@ public final class AckCommand implements Callable<Integer> {
   public Integer call() {
     ObjectNode body = Json.MAPPER.createObjectNode().put("receipt", receipt);
     options.print(
-        options.client().post(ApiPaths.ack(queue, id), body),
-        none -> "acked " + id + " in " + queue);
+        options.client().post(ApiPaths.ack(queue.name, id), body),
+        none -> "acked " + id + " in " + queue.name);
     return ExitCodes.OK;
   }
 }

@@ -7,7 +7,6 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 /** {@code hourglass claim}: {@code POST /v1/queues/{queue}/claim}. */
 @Command(
@@ -30,12 +29,7 @@ import picocli.CommandLine.Parameters;
 public final class ClaimCommand implements Callable<Integer> {
   @Mixin ClientOptions options;
 
-  @Parameters(
-      index = "0",
-      paramLabel = "QUEUE",
-      converter = QueueName.class,
-      description = "The queue.")
-  String queue;
+  @Mixin QueueArgument queue;
 
   @Option(
       names = "--max",
@@ -70,14 +64,14 @@ public final class ClaimCommand implements Callable<Integer> {
       body.put("visibilityMs", visibility.toMillis());
     }
     ServerClient client = options.client(wait == null ? Duration.ZERO : wait);
-    options.print(client.post(ApiPaths.claim(queue), body), this::table);
+    options.print(client.post(ApiPaths.claim(queue.name), body), this::table);
     return ExitCodes.OK;
   }
 
   String table(JsonNode answer) {
     JsonNode jobs = answer.path("jobs");
     if (jobs.isEmpty()) {
-      return "no job to claim in " + queue;
+      return "no job to claim in " + queue.name;
     }
     TextTable table = new TextTable("ID", "ATTEMPT", "RECEIPT", "LEASE UNTIL", "PAYLOAD");
     for (JsonNode job : jobs) {

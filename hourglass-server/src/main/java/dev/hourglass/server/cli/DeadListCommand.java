@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Parameters;
 
 /** {@code hourglass dead list}: {@code GET /v1/queues/{queue}/dead}, one page or all. */
 @Command(
@@ -24,19 +23,14 @@ import picocli.CommandLine.Parameters;
 public final class DeadListCommand implements Callable<Integer> {
   @Mixin ClientOptions options;
 
-  @Parameters(
-      index = "0",
-      paramLabel = "QUEUE",
-      converter = QueueName.class,
-      description = "The queue.")
-  String queue;
+  @Mixin QueueArgument queue;
 
   @Mixin PageOptions pages;
 
   @Override
   public Integer call() {
     ServerResponse answer =
-        pages.fetch(options.client(), (limit, next) -> ApiPaths.deadPage(queue, limit, next));
+        pages.fetch(options.client(), (limit, next) -> ApiPaths.deadPage(queue.name, limit, next));
     options.print(answer, this::table);
     return ExitCodes.OK;
   }
@@ -44,7 +38,7 @@ public final class DeadListCommand implements Callable<Integer> {
   private String table(JsonNode page) {
     JsonNode jobs = page.path("jobs");
     if (jobs.isEmpty()) {
-      return "no dead jobs in " + queue;
+      return "no dead jobs in " + queue.name;
     }
     TextTable table = new TextTable("ID", "ATTEMPTS", "CREATED", "LAST ERROR");
     for (JsonNode job : jobs) {
@@ -54,6 +48,6 @@ public final class DeadListCommand implements Callable<Integer> {
           JobText.time(job.path("createdAt")),
           JobText.shortError(job));
     }
-    return pages.withNextHint(table.render(), page, "hourglass dead list " + queue);
+    return pages.withNextHint(table.render(), page, "hourglass dead list " + queue.name);
   }
 }

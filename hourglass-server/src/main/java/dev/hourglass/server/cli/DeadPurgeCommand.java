@@ -5,7 +5,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code hourglass dead purge}: {@code DELETE /v1/queues/{queue}/dead}. */
@@ -29,12 +28,7 @@ public final class DeadPurgeCommand implements Callable<Integer> {
 
   @Mixin ClientOptions options;
 
-  @Parameters(
-      index = "0",
-      paramLabel = "QUEUE",
-      converter = QueueName.class,
-      description = "The queue.")
-  String queue;
+  @Mixin QueueArgument queue;
 
   @Option(names = "--yes", description = "Purge without asking.")
   boolean yes;
@@ -50,11 +44,11 @@ public final class DeadPurgeCommand implements Callable<Integer> {
           stdin,
           spec.commandLine().getErr(),
           "purged",
-          "Delete every dead job of " + queue + " for good?");
+          "Delete every dead job of " + queue.name + " for good?");
     }
     options.print(
-        options.client().delete(ApiPaths.dead(queue)),
-        answer -> "purged " + JobText.deadJobs(answer) + " of " + queue);
+        options.client().delete(ApiPaths.dead(queue.name)),
+        answer -> "purged " + JobText.deadJobs(answer) + " of " + queue.name);
     return ExitCodes.OK;
   }
 }

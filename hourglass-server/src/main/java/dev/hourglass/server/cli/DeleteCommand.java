@@ -5,7 +5,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code hourglass delete}: {@code DELETE /v1/queues/{queue}}, with {@code ?force=true}. */
@@ -34,12 +33,7 @@ public final class DeleteCommand implements Callable<Integer> {
 
   @Mixin ClientOptions options;
 
-  @Parameters(
-      index = "0",
-      paramLabel = "QUEUE",
-      converter = QueueName.class,
-      description = "The queue.")
-  String queue;
+  @Mixin QueueArgument queue;
 
   @Option(names = "--force", description = "Delete the queue with all its jobs.")
   boolean force;
@@ -58,11 +52,11 @@ public final class DeleteCommand implements Callable<Integer> {
           stdin,
           spec.commandLine().getErr(),
           "deleted",
-          "Delete " + queue + " with all its jobs for good?");
+          "Delete " + queue.name + " with all its jobs for good?");
     }
     ServerResponse answer;
     try {
-      answer = options.client().delete(ApiPaths.deleteQueue(queue, force));
+      answer = options.client().delete(ApiPaths.deleteQueue(queue.name, force));
     } catch (CommandFailure failure) {
       if ("queue_not_empty".equals(failure.serverCode())) {
         throw new CommandFailure(
@@ -76,8 +70,8 @@ public final class DeleteCommand implements Callable<Integer> {
         answer,
         removed ->
             force
-                ? "deleted " + queue + " and " + jobs(removed.path("count").asLong())
-                : "deleted " + queue);
+                ? "deleted " + queue.name + " and " + jobs(removed.path("count").asLong())
+                : "deleted " + queue.name);
     return ExitCodes.OK;
   }
 

@@ -5,7 +5,6 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 /** {@code hourglass jobs}: {@code GET /v1/queues/{queue}/jobs?state=...}, one page or all. */
 @Command(
@@ -35,12 +34,7 @@ public final class JobsCommand implements Callable<Integer> {
 
   @Mixin ClientOptions options;
 
-  @Parameters(
-      index = "0",
-      paramLabel = "QUEUE",
-      converter = QueueName.class,
-      description = "The queue.")
-  String queue;
+  @Mixin QueueArgument queue;
 
   @Option(
       names = "--state",
@@ -55,7 +49,8 @@ public final class JobsCommand implements Callable<Integer> {
   public Integer call() {
     ServerResponse answer =
         pages.fetch(
-            options.client(), (limit, next) -> ApiPaths.jobsPage(queue, state.name(), limit, next));
+            options.client(),
+            (limit, next) -> ApiPaths.jobsPage(queue.name, state.name(), limit, next));
     options.print(answer, this::table);
     return ExitCodes.OK;
   }
@@ -63,7 +58,7 @@ public final class JobsCommand implements Callable<Integer> {
   String table(JsonNode page) {
     JsonNode jobs = page.path("jobs");
     if (jobs.isEmpty()) {
-      return "no " + state + " jobs in " + queue;
+      return "no " + state + " jobs in " + queue.name;
     }
     TextTable table = new TextTable("ID", "STATE", "DUE", "ATTEMPTS", "PAYLOAD", "LAST ERROR");
     for (JsonNode job : jobs) {
@@ -76,6 +71,6 @@ public final class JobsCommand implements Callable<Integer> {
           JobText.shortError(job));
     }
     return pages.withNextHint(
-        table.render(), page, "hourglass jobs " + queue + " --state " + state);
+        table.render(), page, "hourglass jobs " + queue.name + " --state " + state);
   }
 }

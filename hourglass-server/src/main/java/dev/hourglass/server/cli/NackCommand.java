@@ -28,12 +28,7 @@ import picocli.CommandLine.Parameters;
 public final class NackCommand implements Callable<Integer> {
   @Mixin ClientOptions options;
 
-  @Parameters(
-      index = "0",
-      paramLabel = "QUEUE",
-      converter = QueueName.class,
-      description = "The job's queue.")
-  String queue;
+  @Mixin QueueArgument queue;
 
   @Parameters(index = "1", paramLabel = "ID", description = "The job's id.")
   String id;
@@ -74,8 +69,8 @@ public final class NackCommand implements Callable<Integer> {
       body.put("dead", true);
     }
     options.print(
-        options.client().post(ApiPaths.nack(queue, id), body),
-        none -> "nacked " + id + " in " + queue + (dead ? ": moved to the dead jobs" : ""));
+        options.client().post(ApiPaths.nack(queue.name, id), body),
+        none -> "nacked " + id + " in " + queue.name + (dead ? ": moved to the dead jobs" : ""));
     return ExitCodes.OK;
   }
 }

@@ -4,7 +4,6 @@ import java.util.concurrent.Callable;
 import java.util.function.UnaryOperator;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Parameters;
 
 /**
  * {@code hourglass pause}: {@code POST /v1/queues/{queue}/pause}; {@link ResumeCommand} undoes it.
@@ -26,12 +25,7 @@ import picocli.CommandLine.Parameters;
 public class PauseCommand implements Callable<Integer> {
   @Mixin ClientOptions options;
 
-  @Parameters(
-      index = "0",
-      paramLabel = "QUEUE",
-      converter = QueueName.class,
-      description = "The queue.")
-  String queue;
+  @Mixin QueueArgument queue;
 
   private final UnaryOperator<String> path;
 
@@ -45,7 +39,7 @@ public class PauseCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    options.print(options.client().post(path.apply(queue), null), QueueText::summary);
+    options.print(options.client().post(path.apply(queue.name), null), QueueText::summary);
     return ExitCodes.OK;
   }
 }

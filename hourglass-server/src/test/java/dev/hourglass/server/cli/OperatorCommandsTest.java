@@ -123,7 +123,8 @@ class OperatorCommandsTest {
   @Test
   void jobsTableShortensPayloadAndErrorAndSaysHowToGetTheNextPage() {
     JobsCommand command = new JobsCommand();
-    command.queue = "orders";
+    command.queue = new QueueArgument();
+    command.queue.name = "orders";
     command.state = JobsCommand.State.ready;
     command.pages = new PageOptions();
     command.pages.limit = 2;
@@ -154,7 +155,8 @@ class OperatorCommandsTest {
   @Test
   void claimTableShowsWhatAckAndNackNeed() {
     ClaimCommand command = new ClaimCommand();
-    command.queue = "orders";
+    command.queue = new QueueArgument();
+    command.queue.name = "orders";
     JsonNode answer =
         Json.parse(
             "{\"jobs\":[{\"id\":\"o-1\",\"attempt\":1,\"receipt\":\"r-9f\","
