@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code hourglass ack}: {@code POST /v1/queues/{queue}/jobs/{id}/ack}. */
@@ -25,16 +24,11 @@ public final class AckCommand implements Callable<Integer> {
   @Parameters(index = "1", paramLabel = "ID", description = "The job's id.")
   String id;
 
-  @Option(
-      names = "--receipt",
-      required = true,
-      paramLabel = "R",
-      description = "The receipt of the job's delivery.")
-  String receipt;
+  @Mixin Receipt receipt;
 
   @Override
   public Integer call() {
-    ObjectNode body = Json.MAPPER.createObjectNode().put("receipt", receipt);
+    ObjectNode body = receipt.body();
     options.print(
         options.client().post(ApiPaths.ack(queue.name, id), body),
         none -> "acked " + id + " in " + queue.name);

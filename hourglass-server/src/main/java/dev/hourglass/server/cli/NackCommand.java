@@ -33,12 +33,7 @@ public final class NackCommand implements Callable<Integer> {
   @Parameters(index = "1", paramLabel = "ID", description = "The job's id.")
   String id;
 
-  @Option(
-      names = "--receipt",
-      required = true,
-      paramLabel = "R",
-      description = "The receipt of the job's delivery.")
-  String receipt;
+  @Mixin Receipt receipt;
 
   @Option(
       names = "--error",
@@ -58,7 +53,7 @@ public final class NackCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    ObjectNode body = Json.MAPPER.createObjectNode().put("receipt", receipt);
+    ObjectNode body = receipt.body();
     if (error != null) {
       body.put("error", error);
     }
