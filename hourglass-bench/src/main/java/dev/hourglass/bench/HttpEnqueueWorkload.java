@@ -87,25 +87,48 @@ final class HttpEnqueueWorkload implements Workload {
     return f;
   }
 
-  /** CPU used by this JVM and by Redis from {@link #start} on. */
-  private record Cpu(RedisTarget redis, long jvmStartNanos, double redisSeconds) {
+  /**
+   * CPU used by this JVM and by Redis, and memory allocated by this JVM's threads, from {@link
+   * #start} on. A thread that ends meanwhile takes its allocations with it; a run's threads
+   * (Jetty's, Lettuce's, the client's) live through it.
+   */
+  private record Cpu(RedisTarget redis, long jvmStartNanos, double redisSeconds, long allocated) {
     static Cpu start(RedisTarget redis) {
-      return new Cpu(redis, jvmNanos(), redis.cpuSeconds());
+      return new Cpu(redis, jvmNanos(), redis.cpuSeconds(), allocatedBytes());
     }
 
-    /** {@code <who>_cpu_us_per_<unit>} (this JVM) and {@code redis_cpu_us_per_<unit>}. */
+    /**
+     * {@code <who>_cpu_us_per_<unit>} (this JVM), {@code redis_cpu_us_per_<unit>} and {@code
+     * <who>_alloc_kb_per_<unit>} (this JVM).
+     */
     Fields perUnit(String who, String unit, long count) {
       double jvmUs = (jvmNanos() - jvmStartNanos) / 1e3;
       double redisUs = (redis.cpuSeconds() - redisSeconds) * 1e6;
+      double allocatedKb = (allocatedBytes() - allocated) / 1024.0;
       return new Fields()
-          .put(who + "_cpu_us_per_" + unit, Math.round(jvmUs / count * 10) / 10.0)
-          .put("redis_cpu_us_per_" + unit, Math.round(redisUs / count * 10) / 10.0);
+          .put(who + "_cpu_us_per_" + unit, round1(jvmUs / count))
+          .put("redis_cpu_us_per_" + unit, round1(redisUs / count))
+          .put(who + "_alloc_kb_per_" + unit, round1(allocatedKb / count));
+    }
+
+    private static double round1(double v) {
+      return Math.round(v * 10) / 10.0;
     }
 
     private static long jvmNanos() {
       return ((com.sun.management.OperatingSystemMXBean)
               ManagementFactory.getOperatingSystemMXBean())
           .getProcessCpuTime();
+    }
+
+    private static long allocatedBytes() {
+      com.sun.management.ThreadMXBean threads =
+          (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+      long sum = 0;
+      for (long bytes : threads.getThreadAllocatedBytes(threads.getAllThreadIds())) {
+        sum += Math.max(0, bytes); // -1: the thread has ended
+      }
+      return sum;
     }
   }
 

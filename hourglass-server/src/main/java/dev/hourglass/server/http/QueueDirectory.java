@@ -2,9 +2,8 @@ package dev.hourglass.server.http;
 
 import dev.hourglass.Hourglass;
 import dev.hourglass.Queue;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.regex.Pattern;
+import java.util.concurrent.ConcurrentMap;
 
 /**
  * Finds queues for requests without creating them by accident: reads and consumer settlements use
@@ -13,10 +12,12 @@ import java.util.regex.Pattern;
  * are never deleted, so a name once seen stays known.
  */
 public final class QueueDirectory {
-  private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]{1,100}");
+  private static final int MAX_NAME = 100;
 
   private final Hourglass hourglass;
-  private final Set<String> known = ConcurrentHashMap.newKeySet();
+
+  /** The queues known to exist, with their handles: found again without a name check. */
+  private final ConcurrentMap<String, Queue<byte[]>> known = new ConcurrentHashMap<>();
 
   public QueueDirectory(Hourglass hourglass) {
     this.hourglass = hourglass;
@@ -26,7 +27,7 @@ public final class QueueDirectory {
    * @throws ApiException 400 {@code invalid_queue_name}
    */
   public static String checkName(String name) {
-    if (name == null || !NAME.matcher(name).matches() || name.equals(".") || name.equals("..")) {
+    if (!isValidName(name)) {
       throw new ApiException(
           400,
           "invalid_queue_name",
@@ -35,13 +36,34 @@ public final class QueueDirectory {
     return name;
   }
 
+  /** 1 to 100 of {@code A-Z a-z 0-9 . _ -}, and not {@code .} or {@code ..}. */
+  private static boolean isValidName(String name) {
+    if (name == null || name.isEmpty() || name.length() > MAX_NAME) {
+      return false;
+    }
+    for (int i = 0; i < name.length(); i++) {
+      char c = name.charAt(i);
+      boolean ok =
+          (c >= 'a' && c <= 'z')
+              || (c >= 'A' && c <= 'Z')
+              || (c >= '0' && c <= '9')
+              || c == '.'
+              || c == '_'
+              || c == '-';
+      if (!ok) {
+        return false;
+      }
+    }
+    return !name.equals(".") && !name.equals("..");
+  }
+
   public boolean exists(String name) {
-    if (known.contains(checkName(name))) {
+    if (known.containsKey(checkName(name))) {
       return true;
     }
     boolean exists = hourglass.queueExists(name);
     if (exists) {
-      known.add(name);
+      known.computeIfAbsent(name, hourglass::queue);
     }
     return exists;
   }
@@ -53,13 +75,11 @@ public final class QueueDirectory {
     if (!exists(name)) {
       throw ApiException.queueNotFound(name);
     }
-    return hourglass.queue(name);
+    return known.get(name);
   }
 
   /** The queue, created with the server's defaults on first use. */
   public Queue<byte[]> forWrite(String name) {
-    Queue<byte[]> q = hourglass.queue(checkName(name));
-    known.add(name);
-    return q;
+    return known.computeIfAbsent(checkName(name), hourglass::queue);
   }
 }
