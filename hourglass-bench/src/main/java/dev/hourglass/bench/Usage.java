@@ -141,7 +141,9 @@ final class Usage {
                               the JIT compiling through the measured run; the lateness rows of
                               docs/BENCHMARKS.md use 6. Each round prints its own figures
                               [enqueue: 5, since the Hourglass client's single-call rate still
-                              climbed through the fourth round; http-enqueue: 2; the others: 1]
+                              climbed through the fourth round; http-enqueue: 4, since the
+                              server's CPU per request still fell through the fourth; the
+                              others: 1]
         --timeout-s S         e2e and scale burst: give up S seconds after the last due time [120]
         --redisson-cap N      scale: most jobs Redisson is filled with, 0 for no cap [1000000]
         --burst-jobs N        scale: jobs of the e2e burst [100000]

@@ -33,7 +33,7 @@ class OptionsTest {
     assertThat(o.systems()).containsExactly("hourglass-http", "hourglass");
     assertThat(o.connections(64)).isEqualTo(64);
     assertThat(o.seconds(20)).isEqualTo(20);
-    assertThat(Workload.named("http-enqueue").warmupRounds(o)).isEqualTo(2);
+    assertThat(Workload.named("http-enqueue").warmupRounds(o)).isEqualTo(4);
     assertThat(Workload.named("http-enqueue").ratioSystems())
         .containsExactly("hourglass-http", "hourglass");
     Options given = Options.parse("http-enqueue", "--connections", "16", "--seconds", "5");

@@ -1,6 +1,7 @@
 package dev.hourglass.server.http;
 
 import dev.hourglass.Hourglass;
+import dev.hourglass.JobSpec;
 import dev.hourglass.Queue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -36,25 +37,16 @@ public final class QueueDirectory {
     return name;
   }
 
-  /** 1 to 100 of {@code A-Z a-z 0-9 . _ -}, and not {@code .} or {@code ..}. */
+  /**
+   * 1 to 100 of {@code A-Z a-z 0-9 . _ -}, and not {@code .} or {@code ..}: a job id's characters
+   * but {@code :}, checked without a regex as ids are.
+   */
   private static boolean isValidName(String name) {
-    if (name == null || name.isEmpty() || name.length() > MAX_NAME) {
-      return false;
-    }
-    for (int i = 0; i < name.length(); i++) {
-      char c = name.charAt(i);
-      boolean ok =
-          (c >= 'a' && c <= 'z')
-              || (c >= 'A' && c <= 'Z')
-              || (c >= '0' && c <= '9')
-              || c == '.'
-              || c == '_'
-              || c == '-';
-      if (!ok) {
-        return false;
-      }
-    }
-    return !name.equals(".") && !name.equals("..");
+    return JobSpec.isValidId(name)
+        && name.length() <= MAX_NAME
+        && name.indexOf(':') < 0
+        && !name.equals(".")
+        && !name.equals("..");
   }
 
   public boolean exists(String name) {

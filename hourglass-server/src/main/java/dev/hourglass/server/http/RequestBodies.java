@@ -11,6 +11,9 @@ import java.io.UncheckedIOException;
 public final class RequestBodies {
   static final int DRAIN_LIMIT = 16 * 1024 * 1024;
 
+  /** Request attribute: {@link #read} read all the body declared, so there is nothing to drain. */
+  private static final String READ_TO_THE_END = "hourglass.bodyReadToTheEnd";
+
   private RequestBodies() {}
 
   /**
@@ -36,7 +39,11 @@ public final class RequestBodies {
     try {
       InputStream in = ctx.req().getInputStream();
       if (declared >= 0) {
-        return in.readNBytes((int) declared);
+        byte[] body = in.readNBytes((int) declared);
+        if (body.length == declared) {
+          ctx.attribute(READ_TO_THE_END, Boolean.TRUE); // nothing left for drainRest
+        }
+        return body;
       }
       byte[] body = in.readNBytes((int) Math.min(max + 1, Integer.MAX_VALUE - 8));
       if (body.length > max) {
@@ -54,6 +61,9 @@ public final class RequestBodies {
   }
 
   public static void drainRest(Context ctx) {
+    if (ctx.attribute(READ_TO_THE_END) != null) {
+      return;
+    }
     try {
       InputStream in = ctx.req().getInputStream();
       // Nearly always the body was read to its end (or there was none): no buffer for that.
