@@ -290,14 +290,16 @@ class WorkerTest extends HourglassTestBase {
   void longJobKeepsItsLeaseByAutoExtension() {
     Hourglass h = live();
     Queue<byte[]> q = h.queue("long");
-    q.enqueue(spec("slow").visibility(Duration.ofMillis(300)).build());
+    // A lease of 1 s: the first extension is due after 500 ms and must reach Redis before the lease
+    // ends. With 300 ms it failed on a machine loaded to 10 runnable threads per core.
+    q.enqueue(spec("slow").visibility(Duration.ofSeconds(1)).build());
     Map<String, List<Integer>> runs = new ConcurrentHashMap<>();
     Worker w =
         h.worker(
             "long",
             job -> {
               recordAttempt(runs, job);
-              Thread.sleep(1500); // the handler's work: five lease lengths
+              Thread.sleep(3500); // the handler's work: three and a half lease lengths
             });
     awaitAllSettled(q, 1);
     assertDeliveredOnceEach(q, runs, "slow");

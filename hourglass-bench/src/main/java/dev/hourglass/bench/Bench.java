@@ -107,8 +107,8 @@ public final class Bench {
         redis.flushAll();
       }
     }
-    Fields hourglass = results.get("hourglass");
-    Fields redisson = results.get("redisson");
+    Fields hourglass = results.get(workload.ratioSystems().get(0));
+    Fields redisson = results.get(workload.ratioSystems().get(1));
     String ratio;
     if (hourglass == null || redisson == null) {
       ratio = "note=needs_both_systems";

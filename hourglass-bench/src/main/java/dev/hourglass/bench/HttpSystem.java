@@ -67,6 +67,11 @@ final class HttpSystem implements SystemUnderTest {
     return "hourglass-http";
   }
 
+  /** {@code POST} here enqueues one job. */
+  String jobsUrl() {
+    return jobs;
+  }
+
   private static ObjectNode json(Job job) {
     ObjectNode o = JSON.createObjectNode();
     o.put("payload", Base64.getEncoder().encodeToString(job.payload()));

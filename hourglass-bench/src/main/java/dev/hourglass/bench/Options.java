@@ -16,7 +16,11 @@ final class Options {
   /** Systems run only when asked for by --systems. */
   static final List<String> EXTRA_SYSTEMS = List.of("hourglass-http");
 
-  static final List<String> WORKLOADS = List.of("enqueue", "e2e", "memory", "scale", "idle");
+  static final List<String> WORKLOADS =
+      List.of("enqueue", "e2e", "memory", "scale", "idle", "http-enqueue");
+
+  /** The systems of http-enqueue unless --systems says otherwise: the server, then the library. */
+  static final List<String> HTTP_ENQUEUE_SYSTEMS = List.of("hourglass-http", "hourglass");
 
   private static final List<String> VALUE_OPTIONS =
       List.of(
@@ -37,7 +41,8 @@ final class Options {
           "seconds",
           "seed",
           "prefetch",
-          "queues");
+          "queues",
+          "connections");
 
   private final String workload;
   private final boolean help;
@@ -104,7 +109,7 @@ final class Options {
       throw new UsageException(
           "unknown workload '" + workload + "'; one of " + String.join(", ", WORKLOADS));
     }
-    for (String name : List.of("jobs", "window", "batch-size", "seconds")) {
+    for (String name : List.of("jobs", "window", "batch-size", "seconds", "connections")) {
       intOption(name, 1, 1, Integer.MAX_VALUE);
     }
     intOption("warmup-rounds", 1, 0, 100);
@@ -181,7 +186,7 @@ final class Options {
   List<String> systems() throws UsageException {
     String list = values.get("systems");
     if (list == null) {
-      return SYSTEMS;
+      return "http-enqueue".equals(workload) ? HTTP_ENQUEUE_SYSTEMS : SYSTEMS;
     }
     List<String> systems = new ArrayList<>();
     for (String s : list.split(",")) {
@@ -248,7 +253,16 @@ final class Options {
   }
 
   int seconds() {
-    return intOrDefault("seconds", 30);
+    return seconds(30);
+  }
+
+  int seconds(int dflt) {
+    return intOrDefault("seconds", dflt);
+  }
+
+  /** http-enqueue: wrk's connections, and the library's window in the same run. */
+  int connections(int dflt) {
+    return intOrDefault("connections", dflt);
   }
 
   long seed() {

@@ -86,6 +86,24 @@ final class Usage {
                  the window starts 30 s after the queues exist (the server finds new queues
                  every 10 s, and an idle promoter's sweep backs off to 10 s).
 
+        http-enqueue
+                 the server's single-enqueue rate: POST /v1/queues/{queue}/jobs, one job per
+                 request (a --payload-bytes payload as a base64 string, delayMs 30 min), sent by
+                 the wrk load tool (needs wrk on the PATH; Debian/Ubuntu: apt-get install wrk) on
+                 --connections keep-alive connections for --seconds, to the server running in
+                 this JVM (system hourglass-http); then, in the same run, the library's single
+                 enqueueAsync rate with --connections calls in flight (system hourglass).
+                 Reports requests_per_s, wrk's latency_p50/p75/p90/p99_ms, non_2xx (any fails the
+                 run), socket_errors, and per request the CPU time of this JVM (the server's: the
+                 harness does nothing meanwhile; JIT compilation included) and of Redis, and the
+                 memory this JVM's threads allocated (server_cpu_us_per_request,
+                 redis_cpu_us_per_request, server_alloc_kb_per_request); for the library
+                 single_jobs_per_s and the same per job (client_cpu_us_per_job,
+                 redis_cpu_us_per_job, client_alloc_kb_per_job). RATIO: library_x_faster =
+                 library jobs/s / server requests/s. Each warm-up round is a whole wrk run for
+                 the server and --warmup-jobs jobs for the library. The costs per request depend
+                 less than the rates on what else the machine runs.
+
       Options (defaults in brackets):
         --jobs N              jobs [enqueue, e2e, memory: 100000; scale: 10000000; idle: 1]
         --payload-bytes B     payload size, random bytes; the first 8 carry the due time (epoch ms),
@@ -109,21 +127,27 @@ final class Usage {
                               for them; hourglass-http: the server, which promotes every queue;
                               redisson: N RDelayedQueues, each with its transfer task) [0]
         --window W            single enqueues in flight at most [2000]
+        --connections C       http-enqueue: wrk's connections, and the library's calls in flight
+                              [64]
         --batch-size N        jobs per batch enqueue call [1000]
-        --warmup-jobs N       enqueue, e2e and scale: a run of N jobs on a scratch queue first, not
-                              reported, to warm the JIT (scale: N pending plus the --burst-jobs
-                              burst) [enqueue: min(100000, jobs); e2e: min(10000, jobs), since a
-                              Redisson e2e run of 100k takes most of a minute; scale: 0]
+        --warmup-jobs N       enqueue, e2e, scale, http-enqueue: a run of N jobs on a scratch queue
+                              first, not reported, to warm the JIT (scale: N pending plus the
+                              --burst-jobs burst; http-enqueue: the library's rounds, the
+                              server's being wrk runs of --seconds) [enqueue, http-enqueue:
+                              min(100000, jobs); e2e: min(10000, jobs), since a Redisson e2e run
+                              of 100k takes most of a minute; scale: 0]
         --warmup-rounds R     make the warm-up run R times, each on a fresh client and a flushed
                               Redis, as the measured run is. One round of 100k e2e jobs leaves
                               the JIT compiling through the measured run; the lateness rows of
                               docs/BENCHMARKS.md use 6. Each round prints its own figures
                               [enqueue: 5, since the Hourglass client's single-call rate still
-                              climbed through the fourth round; the others: 1]
+                              climbed through the fourth round; http-enqueue: 4, since the
+                              server's CPU per request still fell through the fourth; the
+                              others: 1]
         --timeout-s S         e2e and scale burst: give up S seconds after the last due time [120]
         --redisson-cap N      scale: most jobs Redisson is filled with, 0 for no cap [1000000]
         --burst-jobs N        scale: jobs of the e2e burst [100000]
-        --seconds S           idle: measuring window [30]
+        --seconds S           idle: measuring window [30]; http-enqueue: each wrk run [20]
         --seed N              seed of the random payloads and due times [1]
         --help                this text
       Exit codes: 0 done, 1 failed, 2 bad command line.

@@ -1,5 +1,7 @@
 package dev.hourglass.bench;
 
+import java.util.List;
+
 /** One benchmark workload; it runs on one system at a time, on a freshly flushed Redis. */
 interface Workload {
 
@@ -10,6 +12,7 @@ interface Workload {
       case "memory" -> new MemoryWorkload();
       case "scale" -> new ScaleWorkload();
       case "idle" -> new IdleWorkload();
+      case "http-enqueue" -> new HttpEnqueueWorkload();
       default -> throw new IllegalArgumentException("unknown workload " + name);
     };
   }
@@ -24,6 +27,11 @@ interface Workload {
    * *_x_lower} (redisson / hourglass), so that above 1 always means Hourglass does better.
    */
   Fields ratio(Fields hourglass, Fields redisson);
+
+  /** The two systems whose RESULT fields {@link #ratio} compares, in its order. */
+  default List<String> ratioSystems() {
+    return List.of("hourglass", "redisson");
+  }
 
   /**
    * Jobs of an unreported run of this workload, on a scratch queue, before the measured one: it

@@ -28,6 +28,22 @@ class OptionsTest {
   }
 
   @Test
+  void httpEnqueueRunsTheServerThenTheLibrary() throws Exception {
+    Options o = Options.parse("http-enqueue");
+    assertThat(o.systems()).containsExactly("hourglass-http", "hourglass");
+    assertThat(o.connections(64)).isEqualTo(64);
+    assertThat(o.seconds(20)).isEqualTo(20);
+    assertThat(Workload.named("http-enqueue").warmupRounds(o)).isEqualTo(4);
+    assertThat(Workload.named("http-enqueue").ratioSystems())
+        .containsExactly("hourglass-http", "hourglass");
+    Options given = Options.parse("http-enqueue", "--connections", "16", "--seconds", "5");
+    assertThat(given.connections(64)).isEqualTo(16);
+    assertThat(given.seconds(20)).isEqualTo(5);
+    assertThatThrownBy(() -> Options.parse("http-enqueue", "--connections", "0"))
+        .hasMessageContaining("between");
+  }
+
+  @Test
   void delaysFollowTheOneGiven() throws Exception {
     assertThat(Options.parse("e2e").delays(1000, 3000)).isEqualTo(new Options.Delays(1000, 3000));
     assertThat(Options.parse("e2e", "--min-delay-ms", "0", "--max-delay-ms", "0").delays(1, 3))

@@ -34,6 +34,7 @@ public final class HourglassServer implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(HourglassServer.class);
   private static final String STARTED_NANOS = "hourglass.started";
   private static final Duration EMBEDDED_STARTUP_TIMEOUT = Duration.ofMinutes(2);
+  private static final int RESPONSE_COPY_BUFFER_BYTES = 4096;
 
   private final ServerConfig config;
   private final DataDirLock dataDirLock;
@@ -74,7 +75,12 @@ public final class HourglassServer implements AutoCloseable {
       this.push = new PushDeliveries(hourglass, metrics, config.shutdownTimeout());
       this.api =
           new ApiContext(
-              hourglass, new Auth(config.tokens()), metrics, push, config.maxPayloadBytes());
+              hourglass,
+              new Auth(config.tokens()),
+              metrics,
+              push,
+              config.maxPayloadBytes(),
+              config.maxBodyBytes());
       this.ops = new Ops(hourglass, metrics);
       this.app =
           Javalin.create(
@@ -84,6 +90,10 @@ public final class HourglassServer implements AutoCloseable {
                 c.http.maxRequestSize = config.maxBodyBytes();
                 c.http.prefer405over404 = true;
                 c.http.asyncTimeout = 0;
+                // Javalin copies each answer to Jetty through a new buffer of this size (by default
+                // Jetty's whole 32 KB output buffer): most of the memory a small request allocated.
+                // Jetty still gathers the pieces in its own output buffer.
+                c.http.responseBufferSize = RESPONSE_COPY_BUFFER_BYTES;
                 c.jetty.host = config.bind();
                 c.jetty.port = config.port();
                 c.jetty.modifyServer(

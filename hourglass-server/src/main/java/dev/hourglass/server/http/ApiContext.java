@@ -5,6 +5,7 @@ import dev.hourglass.Hourglass;
 import dev.hourglass.server.auth.Auth;
 import dev.hourglass.server.metrics.Metrics;
 import dev.hourglass.server.push.PushDeliveries;
+import io.javalin.http.Context;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -18,13 +19,19 @@ public final class ApiContext {
   final Metrics metrics;
   final PushDeliveries push;
   final int maxPayloadBytes;
+  private final long maxBodyBytes;
 
   /** Long-poll claims waiting now, so shutdown can end them instead of waiting them out. */
   private final Set<CompletableFuture<List<Delivery<byte[]>>>> waits =
       ConcurrentHashMap.newKeySet();
 
   public ApiContext(
-      Hourglass hourglass, Auth auth, Metrics metrics, PushDeliveries push, int maxPayloadBytes) {
+      Hourglass hourglass,
+      Auth auth,
+      Metrics metrics,
+      PushDeliveries push,
+      int maxPayloadBytes,
+      long maxBodyBytes) {
     this.hourglass = hourglass;
     this.queues = new QueueDirectory(hourglass);
     this.auth = auth;
@@ -32,6 +39,12 @@ public final class ApiContext {
     this.push = push;
     this.maxPayloadBytes = maxPayloadBytes;
     metrics.claimsWaiting(waits::size);
+    this.maxBodyBytes = maxBodyBytes;
+  }
+
+  /** The request's body, at most the server's --max-body-bytes ({@link RequestBodies#read}). */
+  byte[] body(Context ctx) {
+    return RequestBodies.read(ctx, maxBodyBytes);
   }
 
   CompletableFuture<List<Delivery<byte[]>>> track(CompletableFuture<List<Delivery<byte[]>>> wait) {

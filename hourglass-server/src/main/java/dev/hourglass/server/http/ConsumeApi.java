@@ -45,7 +45,7 @@ final class ConsumeApi {
    * are handed back at once, the attempt not counted.
    */
   void claim(Context ctx, String queue) {
-    Fields f = Fields.of(JsonIn.object(ctx.bodyAsBytes())).only("max", "waitMs", "visibilityMs");
+    Fields f = Fields.of(JsonIn.object(api.body(ctx))).only("max", "waitMs", "visibilityMs");
     int max = f.intOr("max", 1, MAX_CLAIM, 1);
     long asked = f.longOr("waitMs", 0, MAX_WAIT_MS, 0);
     long waitMs = api.isClosing() ? 0 : asked;
@@ -112,7 +112,7 @@ final class ConsumeApi {
   }
 
   void ack(Context ctx, String queue, String id) {
-    Fields f = Fields.of(JsonIn.object(ctx.bodyAsBytes())).only("receipt");
+    Fields f = Fields.of(JsonIn.object(api.body(ctx))).only("receipt");
     String receipt = f.text("receipt", MAX_RECEIPT_CHARS);
     api.queues.existing(queue).ack(Http.jobId(id), receipt);
     ctx.status(204);
@@ -127,7 +127,7 @@ final class ConsumeApi {
    * id waits for the first, so duplicates settle in request order. Answers asynchronously.
    */
   void ackBatch(Context ctx, String queue) {
-    Fields f = Fields.of(JsonIn.object(ctx.bodyAsBytes())).only("acks");
+    Fields f = Fields.of(JsonIn.object(api.body(ctx))).only("acks");
     JsonNode acks = f.optNode("acks").orElseThrow(() -> f.invalid("acks", "is required"));
     if (!acks.isArray()) {
       throw f.invalid("acks", "must be an array of {\"id\", \"receipt\"} objects");
@@ -210,8 +210,7 @@ final class ConsumeApi {
   }
 
   void nack(Context ctx, String queue, String id) {
-    Fields f =
-        Fields.of(JsonIn.object(ctx.bodyAsBytes())).only("receipt", "error", "delayMs", "dead");
+    Fields f = Fields.of(JsonIn.object(api.body(ctx))).only("receipt", "error", "delayMs", "dead");
     String receipt = f.text("receipt", MAX_RECEIPT_CHARS);
     String error = f.optText("error", MAX_ERROR_CHARS).orElse("");
     Optional<Duration> delay =
@@ -223,7 +222,7 @@ final class ConsumeApi {
   }
 
   void extend(Context ctx, String queue, String id) {
-    Fields f = Fields.of(JsonIn.object(ctx.bodyAsBytes())).only("receipt", "visibilityMs");
+    Fields f = Fields.of(JsonIn.object(api.body(ctx))).only("receipt", "visibilityMs");
     String receipt = f.text("receipt", MAX_RECEIPT_CHARS);
     Optional<Duration> visibility = f.optMillis("visibilityMs", 1, JobSpec.MAX_DURATION.toMillis());
     Queue<byte[]> q = api.queues.existing(queue);

@@ -11,6 +11,7 @@ import dev.hourglass.RedisUnavailableException;
 import dev.hourglass.StaleReceiptException;
 import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
+import java.io.UncheckedIOException;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import org.eclipse.jetty.http.HttpException;
@@ -116,7 +117,9 @@ public final class ErrorMapper {
   }
 
   private static Throwable unwrap(Throwable t) {
-    while ((t instanceof CompletionException || t instanceof ExecutionException)
+    while ((t instanceof CompletionException
+            || t instanceof ExecutionException
+            || t instanceof UncheckedIOException)
         && t.getCause() != null) {
       t = t.getCause();
     }

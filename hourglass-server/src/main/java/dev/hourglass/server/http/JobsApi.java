@@ -23,13 +23,13 @@ final class JobsApi {
   }
 
   void enqueue(Context ctx, String queue) {
-    JobSpec spec = JobJson.spec(JsonIn.job(ctx.bodyAsBytes()), "", api.maxPayloadBytes);
+    JobSpec spec = JobJson.spec(JsonIn.job(api.body(ctx)), "", api.maxPayloadBytes);
     EnqueueResult r = api.queues.forWrite(queue).enqueue(spec);
     Http.json(ctx, 201, JobJson.enqueued(r));
   }
 
   void batch(Context ctx, String queue) {
-    List<JsonIn.Obj> jobs = JsonIn.jobs(ctx.bodyAsBytes());
+    List<JsonIn.Obj> jobs = JsonIn.jobs(api.body(ctx));
     if (jobs.isEmpty() || jobs.size() > MAX_BATCH) {
       throw ApiException.invalidField(
           "jobs", "must hold 1 to " + MAX_BATCH + " jobs, had " + jobs.size());
@@ -92,7 +92,7 @@ final class JobsApi {
   }
 
   void reschedule(Context ctx, String queue, String id) {
-    Fields f = Fields.of(JsonIn.object(ctx.bodyAsBytes())).only("delayMs", "runAt");
+    Fields f = Fields.of(JsonIn.object(api.body(ctx))).only("delayMs", "runAt");
     Http.jobId(id);
     if (f.has("delayMs") == f.has("runAt")) {
       throw f.invalid("delayMs", "give exactly one of delayMs or runAt");

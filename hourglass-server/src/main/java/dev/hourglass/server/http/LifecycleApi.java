@@ -52,14 +52,14 @@ final class LifecycleApi {
   }
 
   void pause(Context ctx, String queue) {
-    Http.noFields(ctx);
+    Http.noFields(api.body(ctx));
     Queue<byte[]> q = api.queues.existing(queue);
     q.pause();
     Http.json(ctx, 200, QueuesApi.view(q.stats(), q.settings()));
   }
 
   void resume(Context ctx, String queue) {
-    Http.noFields(ctx);
+    Http.noFields(api.body(ctx));
     Queue<byte[]> q = api.queues.existing(queue);
     q.resume();
     Http.json(ctx, 200, QueuesApi.view(q.stats(), q.settings()));

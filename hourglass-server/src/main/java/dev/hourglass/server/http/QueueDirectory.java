@@ -1,11 +1,11 @@
 package dev.hourglass.server.http;
 
 import dev.hourglass.Hourglass;
+import dev.hourglass.JobSpec;
 import dev.hourglass.Queue;
-import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Pattern;
 
 /**
  * Finds queues for requests without creating them by accident: reads and consumer settlements use
@@ -15,13 +15,17 @@ import java.util.regex.Pattern;
  * deleted through another server stops being found here within that time.
  */
 public final class QueueDirectory {
-  private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._-]{1,100}");
+  private static final int MAX_NAME = 100;
   static final long TRUST_MS = 2_000;
+  private static final long TRUST_NANOS = TimeUnit.MILLISECONDS.toNanos(TRUST_MS);
 
   private final Hourglass hourglass;
 
-  /** Queue name -> when it was last seen to exist ({@link System#nanoTime()}). */
-  private final Map<String, Long> known = new ConcurrentHashMap<>();
+  /** A queue known to exist: its handle, and when it was last seen to ({@link System#nanoTime}). */
+  private record Known(Queue<byte[]> queue, long seenNanos) {}
+
+  /** The queues known to exist, with their handles: found again without a name check. */
+  private final ConcurrentMap<String, Known> known = new ConcurrentHashMap<>();
 
   public QueueDirectory(Hourglass hourglass) {
     this.hourglass = hourglass;
@@ -31,7 +35,7 @@ public final class QueueDirectory {
    * @throws ApiException 400 {@code invalid_queue_name}
    */
   public static String checkName(String name) {
-    if (name == null || !NAME.matcher(name).matches() || name.equals(".") || name.equals("..")) {
+    if (!isValidName(name)) {
       throw new ApiException(
           400,
           "invalid_queue_name",
@@ -40,35 +44,54 @@ public final class QueueDirectory {
     return name;
   }
 
+  /**
+   * 1 to 100 of {@code A-Z a-z 0-9 . _ -}, and not {@code .} or {@code ..}: a job id's characters
+   * but {@code :}, checked without a regex as ids are.
+   */
+  private static boolean isValidName(String name) {
+    return JobSpec.isValidId(name)
+        && name.length() <= MAX_NAME
+        && name.indexOf(':') < 0
+        && !name.equals(".")
+        && !name.equals("..");
+  }
+
   public boolean exists(String name) {
-    Long seen = known.get(checkName(name));
+    return find(name) != null;
+  }
+
+  /** The queue's handle when it exists (asking Redis when not seen within the trust time). */
+  private Queue<byte[]> find(String name) {
+    Known k = known.get(checkName(name));
     long now = System.nanoTime();
-    if (seen != null && now - seen < TimeUnit.MILLISECONDS.toNanos(TRUST_MS)) {
-      return true;
+    if (k != null && now - k.seenNanos() < TRUST_NANOS) {
+      return k.queue();
     }
-    boolean exists = hourglass.queueExists(name);
-    if (exists) {
-      known.put(name, now);
-    } else {
+    if (!hourglass.queueExists(name)) {
       known.remove(name);
+      return null;
     }
-    return exists;
+    Queue<byte[]> q = k != null ? k.queue() : hourglass.queue(name);
+    known.put(name, new Known(q, now));
+    return q;
   }
 
   /**
    * @throws ApiException 404 {@code queue_not_found}
    */
   public Queue<byte[]> existing(String name) {
-    if (!exists(name)) {
+    Queue<byte[]> q = find(name);
+    if (q == null) {
       throw ApiException.queueNotFound(name);
     }
-    return hourglass.queue(name);
+    return q;
   }
 
   /** The queue, created with the server's defaults on first use. */
   public Queue<byte[]> forWrite(String name) {
-    Queue<byte[]> q = hourglass.queue(checkName(name));
-    known.put(name, System.nanoTime());
+    Known k = known.get(checkName(name));
+    Queue<byte[]> q = k != null ? k.queue() : hourglass.queue(name);
+    known.put(name, new Known(q, System.nanoTime()));
     return q;
   }
 

@@ -45,8 +45,7 @@ final class QueuesApi {
    * partitions are fixed at creation. Answers 201 with the queue when it was created, else 200.
    */
   void put(Context ctx, String queue) {
-    Fields f =
-        Fields.of(JsonIn.object(ctx.bodyAsBytes())).only("partitions", "defaults", "delivery");
+    Fields f = Fields.of(JsonIn.object(api.body(ctx))).only("partitions", "defaults", "delivery");
     QueueDirectory.checkName(queue);
     boolean exists = api.queues.exists(queue);
     QueueSettings current =

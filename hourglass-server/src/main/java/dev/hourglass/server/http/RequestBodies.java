@@ -1,12 +1,18 @@
 package dev.hourglass.server.http;
 
 import io.javalin.http.Context;
+import io.javalin.http.HttpResponseException;
+import io.javalin.http.HttpStatus;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 
-/** What the server does with request bodies its routes leave unread. */
+/** How the server reads request bodies, and what it does with those its routes leave unread. */
 public final class RequestBodies {
   static final int DRAIN_LIMIT = 16 * 1024 * 1024;
+
+  /** Request attribute: {@link #read} read all the body declared, so there is nothing to drain. */
+  private static final String READ_TO_THE_END = "hourglass.bodyReadToTheEnd";
 
   private RequestBodies() {}
 
@@ -18,11 +24,54 @@ public final class RequestBodies {
    * sending (it sees a broken connection instead of the answer) or after the answer, without saying
    * so (a client reusing the connection gets no answer to its next request).
    */
-  public static void drainRest(Context ctx) {
+  /**
+   * The request body, read in one array of the length the client declared (Javalin's {@code
+   * bodyAsBytes} copies it through an 8 KB buffer and a growing stream). A body over {@code max}
+   * bytes is refused with 413, as Javalin refuses it; one without a declared length (chunked) is
+   * read up to the limit. A body that cannot be read fails with its {@link IOException} inside an
+   * {@link UncheckedIOException}, which {@link ErrorMapper} answers by the IOException.
+   */
+  static byte[] read(Context ctx, long max) {
+    long declared = ctx.req().getContentLengthLong();
+    if (declared > max || declared > Integer.MAX_VALUE - 8) {
+      throw tooLarge();
+    }
     try {
       InputStream in = ctx.req().getInputStream();
+      if (declared >= 0) {
+        byte[] body = in.readNBytes((int) declared);
+        if (body.length == declared) {
+          ctx.attribute(READ_TO_THE_END, Boolean.TRUE); // nothing left for drainRest
+        }
+        return body;
+      }
+      byte[] body = in.readNBytes((int) Math.min(max + 1, Integer.MAX_VALUE - 8));
+      if (body.length > max) {
+        throw tooLarge();
+      }
+      return body;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static HttpResponseException tooLarge() {
+    return new HttpResponseException(
+        HttpStatus.CONTENT_TOO_LARGE.getCode(), HttpStatus.CONTENT_TOO_LARGE.getMessage());
+  }
+
+  public static void drainRest(Context ctx) {
+    if (ctx.attribute(READ_TO_THE_END) != null) {
+      return;
+    }
+    try {
+      InputStream in = ctx.req().getInputStream();
+      // Nearly always the body was read to its end (or there was none): no buffer for that.
+      if (in.read() < 0) {
+        return;
+      }
       byte[] buffer = new byte[8192];
-      long left = DRAIN_LIMIT;
+      long left = DRAIN_LIMIT - 1;
       int n;
       while (left > 0 && (n = in.read(buffer, 0, (int) Math.min(buffer.length, left))) > 0) {
         left -= n;

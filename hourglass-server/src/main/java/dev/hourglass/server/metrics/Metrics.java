@@ -16,6 +16,9 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /**
@@ -53,13 +56,23 @@ public final class Metrics implements ScriptListener {
     hourglassMetrics.scriptCalled(script, elapsed, failure);
   }
 
+  /** One timer per method, route and status, found again without building its meter id. */
+  private record RequestKey(String method, String route, int status) {}
+
+  private final ConcurrentMap<RequestKey, Timer> requestTimers = new ConcurrentHashMap<>();
+
   public void httpRequest(String method, String route, int status, long nanos) {
-    Timer.builder("http.server.requests")
+    requestTimers
+        .computeIfAbsent(new RequestKey(method, route, status), this::requestTimer)
+        .record(nanos, TimeUnit.NANOSECONDS);
+  }
+
+  private Timer requestTimer(RequestKey k) {
+    return Timer.builder("http.server.requests")
         .description("HTTP requests served")
-        .tags("method", method, "route", route, "status", Integer.toString(status))
+        .tags("method", k.method(), "route", k.route(), "status", Integer.toString(k.status()))
         .serviceLevelObjectives(HourglassMetrics.REQUEST_BUCKETS)
-        .register(registry)
-        .record(Duration.ofNanos(nanos));
+        .register(registry);
   }
 
   /** Counts the long-poll claims this server holds now, as {@code hourglass_claims_waiting}. */
