@@ -68,7 +68,8 @@ class ContractOpsTest extends ContractTestBase {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"/v1/queues/q/claim", "/v1/queues/q/jobs", "/v1/queues/q/dead/requeue"})
+  @ValueSource(
+      strings = {"/v1/queues/q/claim", "/v1/queues/q/pause", "/v1/queues/q/dead/requeue"})
   void headOnARouteWithoutGetIs405(String path) {
     TestServer.Response head = s.call("HEAD", path, null);
 
@@ -170,7 +171,7 @@ class ContractOpsTest extends ContractTestBase {
     "DELETE, /v1/queues",
     "POST, /v1/queues",
     "PATCH, /v1/queues/q",
-    "GET, /v1/queues/q/jobs",
+    "PATCH, /v1/queues/q/jobs",
     "PUT, /v1/queues/q/jobs",
     "GET, /v1/queues/q/claim",
     "POST, /health/live",

@@ -66,8 +66,8 @@ class ContractQueuesTest extends ContractTestBase {
       assertThat(fieldNames(q)).contains("name", "delayed", "ready", "inflight", "dead");
       String expected =
           q.get("name").asText().equals("a")
-              ? "{'name':'a','delayed':1,'ready':2,'inflight':0,'dead':0}"
-              : "{'name':'b','delayed':0,'ready':0,'inflight':1,'dead':1}";
+              ? "{'name':'a','delayed':1,'ready':2,'inflight':0,'dead':0,'paused':false}"
+              : "{'name':'b','delayed':0,'ready':0,'inflight':1,'dead':1,'paused':false}";
       assertThat(q).isEqualTo(parse(j(expected)));
     }
   }
