@@ -5,6 +5,7 @@ import dev.hourglass.Hourglass;
 import dev.hourglass.server.auth.Auth;
 import dev.hourglass.server.metrics.Metrics;
 import dev.hourglass.server.push.PushDeliveries;
+import dev.hourglass.server.series.QueueSeries;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -17,6 +18,7 @@ public final class ApiContext {
   final Auth auth;
   final Metrics metrics;
   final PushDeliveries push;
+  final QueueSeries series;
   final int maxPayloadBytes;
 
   /** Long-poll claims waiting now, so shutdown can end them instead of waiting them out. */
@@ -24,12 +26,18 @@ public final class ApiContext {
       ConcurrentHashMap.newKeySet();
 
   public ApiContext(
-      Hourglass hourglass, Auth auth, Metrics metrics, PushDeliveries push, int maxPayloadBytes) {
+      Hourglass hourglass,
+      Auth auth,
+      Metrics metrics,
+      PushDeliveries push,
+      QueueSeries series,
+      int maxPayloadBytes) {
     this.hourglass = hourglass;
     this.queues = new QueueDirectory(hourglass);
     this.auth = auth;
     this.metrics = metrics;
     this.push = push;
+    this.series = series;
     this.maxPayloadBytes = maxPayloadBytes;
   }
 

@@ -20,7 +20,7 @@ final class DocsPage {
           "swagger-ui.css", "text/css; charset=utf-8",
           "swagger-ui-bundle.js", "text/javascript; charset=utf-8");
 
-  private final byte[] page = read(PAGE);
+  private final byte[] page = Resources.read(PAGE);
   private final String webjarDir =
       "/META-INF/resources/webjars/swagger-ui/" + webjarVersion() + "/";
   private final Map<String, byte[]> loaded = new ConcurrentHashMap<>();
@@ -39,7 +39,7 @@ final class DocsPage {
     }
     ctx.contentType(type);
     ctx.header("Cache-Control", "max-age=86400");
-    ctx.result(loaded.computeIfAbsent(name, n -> read(webjarDir + n)));
+    ctx.result(loaded.computeIfAbsent(name, n -> Resources.read(webjarDir + n)));
   }
 
   private static String webjarVersion() {
@@ -50,17 +50,6 @@ final class DocsPage {
       Properties p = new Properties();
       p.load(in);
       return p.getProperty("version");
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
-  private static byte[] read(String path) {
-    try (InputStream in = DocsPage.class.getResourceAsStream(path)) {
-      if (in == null) {
-        throw new IllegalStateException("missing from the jar: " + path);
-      }
-      return in.readAllBytes();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

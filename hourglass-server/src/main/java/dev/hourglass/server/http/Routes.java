@@ -28,6 +28,8 @@ public final class Routes {
     QueuesApi queues = new QueuesApi(api);
     DeadApi dead = new DeadApi(api);
     DocsPage docs = new DocsPage();
+    DashboardPage dashboard = new DashboardPage();
+    SeriesApi series = new SeriesApi(api);
     var r = config.routes;
 
     r.post(Q + "/jobs", queue(api, Permission.PRODUCE, jobs::enqueue));
@@ -50,11 +52,14 @@ public final class Routes {
     get(r, "/v1/queues", any(api, Permission.READ, queues::list));
     get(r, Q, queue(api, Permission.READ, queues::get));
     r.put(Q, queue(api, Permission.ADMIN, queues::put));
+    get(r, Q + "/series", queue(api, Permission.READ, series::series));
+    get(r, "/v1/rates", any(api, Permission.READ, series::rates));
 
     get(r, "/health/live", ops::live);
     get(r, "/health/ready", ops::ready);
     get(r, "/metrics", any(api, Permission.METRICS, ops::metrics));
-    get(r, "/", ops::dashboard);
+    get(r, "/", dashboard::page);
+    get(r, "/dashboard/{file}", dashboard::file);
     get(r, "/openapi.json", ops::openapi);
     get(r, "/docs", docs::page);
     get(r, "/docs/{file}", docs::file);
