@@ -13,12 +13,12 @@ public interface DeadLetters<T> {
   /**
    * One page of dead jobs.
    *
-   * @param cursor null for the first page, else {@link DeadPage#next()} of the previous page
+   * @param cursor null for the first page, else {@link JobPage#next()} of the previous page
    * @param limit 1..1000 jobs
    */
-  DeadPage<T> list(String cursor, int limit);
+  JobPage<T> list(String cursor, int limit);
 
-  CompletableFuture<DeadPage<T>> listAsync(String cursor, int limit);
+  CompletableFuture<JobPage<T>> listAsync(String cursor, int limit);
 
   /**
    * Moves one dead job back to ready with its attempts reset; its last error is kept.

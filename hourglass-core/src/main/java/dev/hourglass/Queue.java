@@ -136,6 +136,60 @@ public interface Queue<T> {
   DeadLetters<T> dead();
 
   /**
+   * One page of the queue's jobs in a state, across its partitions, ordered by due time (delayed,
+   * ready), lease deadline (inflight) or time of death (dead), ties by id. States follow the server
+   * clock: a job whose due time has passed is ready, whether or not a promoter has run.
+   *
+   * @param state the state to list
+   * @param limit jobs per page, 1 to 1000
+   * @param cursor {@link JobPage#next()} of the previous page of the same state, or null
+   */
+  JobPage<T> jobs(JobState state, int limit, String cursor);
+
+  CompletableFuture<JobPage<T>> jobsAsync(JobState state, int limit, String cursor);
+
+  /**
+   * How many delayed jobs fall due within each horizon from now (server clock), e.g. {@code
+   * dueWithin(List.of(Duration.ofMinutes(1), Duration.ofHours(1)))}; horizons ascending, 1 to 16 of
+   * them. Jobs due within the next slot width count exactly; later ones are counted by their slot
+   * lists, which keep a cancelled or rescheduled job's entry until the slot loads.
+   */
+  List<Long> dueWithin(List<Duration> horizons);
+
+  CompletableFuture<List<Long>> dueWithinAsync(List<Duration> horizons);
+
+  // ---- lifecycle ----
+
+  /**
+   * Pauses the queue: it keeps taking enqueues and keeping time, but claims (workers, long polls,
+   * the server's push delivery) get no jobs until {@link #resume}. {@link QueueStats#paused()}
+   * shows it. Jobs leased before the pause stay leased.
+   */
+  void pause();
+
+  CompletableFuture<Void> pauseAsync();
+
+  /** Resumes a paused queue and wakes its consumers for the jobs that are ready. */
+  void resume();
+
+  CompletableFuture<Void> resumeAsync();
+
+  /**
+   * Deletes the queue (its settings, counters and keys) when it holds no job in any state, dead
+   * included. A later use of the queue creates it again with defaults.
+   *
+   * @throws QueueNotEmptyException when it holds jobs; nothing is deleted
+   */
+  void delete();
+
+  CompletableFuture<Void> deleteAsync();
+
+  /** Deletes the queue with all its jobs, whatever their state: how many jobs were deleted. */
+  long deleteWithJobs();
+
+  CompletableFuture<Long> deleteWithJobsAsync();
+
+  /**
    * Runs one promotion pass over every partition now: jobs due within the next slot or two are
    * loaded from their slot lists, expired leases come back, jobs past their ttl and dead jobs past
    * retention are deleted, and consumers are woken for the jobs that fell due. A loaded job turns

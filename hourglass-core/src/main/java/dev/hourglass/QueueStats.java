@@ -2,7 +2,8 @@ package dev.hourglass;
 
 /**
  * Counts of a queue's jobs per state now, summed over its partitions, and its counters since
- * creation. The names are those of the HTTP API ({@code GET /v1/queues/{queue}}).
+ * creation, and whether it is paused ({@link Queue#pause}). The names are those of the HTTP API
+ * ({@code GET /v1/queues/{queue}}).
  */
 public record QueueStats(
     String queue,
@@ -11,6 +12,7 @@ public record QueueStats(
     long ready,
     long inflight,
     long dead,
+    boolean paused,
     Counters counters) {
 
   /** Jobs that exist now, in any state. */

@@ -99,9 +99,9 @@ class AsyncApiTest extends HourglassTestBase {
 
     DeadLetters<String> dead = q.dead();
     assertThat(done(dead.countAsync())).isEqualTo(2);
-    DeadPage<String> page = done(dead.listAsync(null, 1));
+    JobPage<String> page = done(dead.listAsync(null, 1));
     assertThat(page.jobs()).hasSize(1);
-    DeadPage<String> rest = done(dead.listAsync(page.next().orElseThrow(), 10));
+    JobPage<String> rest = done(dead.listAsync(page.next().orElseThrow(), 10));
     assertThat(rest.jobs()).hasSize(1);
     assertThat(List.of(page.jobs().get(0).payload().value(), rest.jobs().get(0).payload().value()))
         .containsExactlyInAnyOrder("c", "d");

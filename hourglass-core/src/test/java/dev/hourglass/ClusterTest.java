@@ -198,7 +198,7 @@ class ClusterTest {
     Set<String> listed = new HashSet<>();
     String cursor = null;
     do {
-      DeadPage<byte[]> page = q.dead().list(cursor, 3);
+      JobPage<byte[]> page = q.dead().list(cursor, 3);
       page.jobs().forEach(j -> listed.add(j.id()));
       cursor = page.next().orElse(null);
     } while (cursor != null);

@@ -110,7 +110,7 @@ class NoScriptTest {
       NackResult killed = afterFlush(() -> queue.nack("c", c.receipt(), Nack.kill("poison")));
       assertThat(killed.dead()).isTrue();
 
-      DeadPage<byte[]> page = afterFlush(() -> queue.dead().list(null, 10));
+      JobPage<byte[]> page = afterFlush(() -> queue.dead().list(null, 10));
       assertThat(page.jobs()).extracting(JobInfo::id).containsExactly("c");
       assertThat(page.jobs().get(0).lastError()).hasValue("poison");
       assertThat(afterFlush(() -> queue.dead().count())).isEqualTo(1);

@@ -476,7 +476,7 @@ class QueueOperationsTest extends HourglassTestBase {
     String cursor = null;
     int pages = 0;
     do {
-      DeadPage<byte[]> page = q.dead().list(cursor, 10);
+      JobPage<byte[]> page = q.dead().list(cursor, 10);
       page.jobs()
           .forEach(
               j -> {

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.hourglass.Backoff;
-import dev.hourglass.DeadPage;
+import dev.hourglass.JobPage;
 import dev.hourglass.Queue;
 import dev.hourglass.Worker;
 import java.time.Duration;
@@ -109,7 +109,7 @@ class RetryTest extends RedissonAndHourglass {
             .build());
     await().atMost(LIVENESS).until(() -> orders.dead().count() == 1);
 
-    DeadPage<String> dead = orders.dead().list(null, 100);
+    JobPage<String> dead = orders.dead().list(null, 100);
     orders.dead().requeue(dead.jobs().get(0).id());
 
     assertThat(dead.jobs().get(0).lastError())

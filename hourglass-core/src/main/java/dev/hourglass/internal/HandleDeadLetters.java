@@ -1,7 +1,7 @@
 package dev.hourglass.internal;
 
 import dev.hourglass.DeadLetters;
-import dev.hourglass.DeadPage;
+import dev.hourglass.JobPage;
 import dev.hourglass.internal.store.Failures;
 import dev.hourglass.spi.PayloadCodec;
 import java.util.concurrent.CompletableFuture;
@@ -17,16 +17,13 @@ final class HandleDeadLetters<T> implements DeadLetters<T> {
   }
 
   @Override
-  public DeadPage<T> list(String cursor, int limit) {
+  public JobPage<T> list(String cursor, int limit) {
     return Failures.await(listAsync(cursor, limit));
   }
 
   @Override
-  public CompletableFuture<DeadPage<T>> listAsync(String cursor, int limit) {
-    return dead.list(cursor, limit)
-        .thenApply(
-            page ->
-                new DeadPage<>(page.jobs().stream().map(j -> j.as(codec)).toList(), page.next()));
+  public CompletableFuture<JobPage<T>> listAsync(String cursor, int limit) {
+    return dead.list(cursor, limit).thenApply(page -> page.as(codec));
   }
 
   @Override

@@ -12,11 +12,13 @@ final class QueueCounts {
 
   static QueueStats sum(String queue, List<Counts> partitions) {
     long ready = 0, inflight = 0, dead = 0;
+    boolean paused = false;
     Map<String, Long> counters = new HashMap<>();
     for (Counts c : partitions) {
       ready += c.ready();
       inflight += c.inflight();
       dead += c.dead();
+      paused |= c.paused();
       c.counters().forEach((k, v) -> counters.merge(k, v, Long::sum));
     }
     // Every removal counts in exactly one of these counters (see includes/partition.lua).
@@ -33,6 +35,7 @@ final class QueueCounts {
         ready,
         inflight,
         dead,
+        paused,
         new QueueStats.Counters(
             counter(counters, "enqueued"),
             counter(counters, "delivered"),

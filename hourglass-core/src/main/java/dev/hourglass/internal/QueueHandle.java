@@ -6,7 +6,9 @@ import dev.hourglass.EnqueueResult;
 import dev.hourglass.InvalidArgumentException;
 import dev.hourglass.JobHandler;
 import dev.hourglass.JobInfo;
+import dev.hourglass.JobPage;
 import dev.hourglass.JobSpec;
+import dev.hourglass.JobState;
 import dev.hourglass.Nack;
 import dev.hourglass.NackResult;
 import dev.hourglass.Queue;
@@ -157,6 +159,66 @@ final class QueueHandle<T> implements Queue<T> {
   @Override
   public CompletableFuture<QueueSettings> settingsAsync() {
     return queue.settings();
+  }
+
+  @Override
+  public JobPage<T> jobs(JobState state, int limit, String cursor) {
+    return Failures.await(jobsAsync(state, limit, cursor));
+  }
+
+  @Override
+  public CompletableFuture<JobPage<T>> jobsAsync(JobState state, int limit, String cursor) {
+    return queue.pages.page(state, limit, cursor).thenApply(page -> page.as(codec));
+  }
+
+  @Override
+  public List<Long> dueWithin(List<Duration> horizons) {
+    return Failures.await(dueWithinAsync(horizons));
+  }
+
+  @Override
+  public CompletableFuture<List<Long>> dueWithinAsync(List<Duration> horizons) {
+    return queue.pages.dueWithin(horizons);
+  }
+
+  @Override
+  public void pause() {
+    Failures.await(pauseAsync());
+  }
+
+  @Override
+  public CompletableFuture<Void> pauseAsync() {
+    return queue.lifecycle.pause(true);
+  }
+
+  @Override
+  public void resume() {
+    Failures.await(resumeAsync());
+  }
+
+  @Override
+  public CompletableFuture<Void> resumeAsync() {
+    return queue.lifecycle.pause(false);
+  }
+
+  @Override
+  public void delete() {
+    Failures.await(deleteAsync());
+  }
+
+  @Override
+  public CompletableFuture<Void> deleteAsync() {
+    return queue.lifecycle.delete(false).thenApply(n -> null);
+  }
+
+  @Override
+  public long deleteWithJobs() {
+    return Failures.await(deleteWithJobsAsync());
+  }
+
+  @Override
+  public CompletableFuture<Long> deleteWithJobsAsync() {
+    return queue.lifecycle.delete(true);
   }
 
   @Override

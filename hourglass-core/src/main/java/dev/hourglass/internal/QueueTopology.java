@@ -95,6 +95,11 @@ final class QueueTopology {
     return Failures.await(upsert(settings, false));
   }
 
+  /** Drops the copy after the queue was deleted: the next use reads (and creates) it again. */
+  void forget() {
+    current = null;
+  }
+
   private CompletableFuture<Snapshot> upsert(QueueSettings settings, boolean createOnly) {
     return registry
         .upsertQueue(name, createOnly, SettingsCodec.toFields(settings))

@@ -1,20 +1,13 @@
 package dev.hourglass.internal;
 
-import dev.hourglass.DeadPage;
-import dev.hourglass.InvalidArgumentException;
-import dev.hourglass.JobInfo;
 import dev.hourglass.JobNotFoundException;
+import dev.hourglass.JobPage;
 import dev.hourglass.JobState;
 import dev.hourglass.QueueStats;
 import dev.hourglass.internal.store.Partition;
-import dev.hourglass.internal.store.Replies.DeadJob;
 import dev.hourglass.internal.store.Status;
 import dev.hourglass.internal.store.Store;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -31,71 +24,9 @@ final class RedisDeadLetters {
     this.store = store;
   }
 
-  /** Where a page ends: partition, time of death and id of the last job listed. */
-  private record Cursor(int partition, long at, String id) {
-    String encode() {
-      String text = partition + ":" + at + ":" + id;
-      return Base64.getUrlEncoder()
-          .withoutPadding()
-          .encodeToString(text.getBytes(StandardCharsets.UTF_8));
-    }
-
-    static Cursor decode(String cursor) {
-      try {
-        String text = new String(Base64.getUrlDecoder().decode(cursor), StandardCharsets.UTF_8);
-        String[] parts = text.split(":", 3);
-        return new Cursor(Integer.parseInt(parts[0]), Long.parseLong(parts[1]), parts[2]);
-      } catch (IllegalArgumentException | ArrayIndexOutOfBoundsException e) {
-        throw new InvalidArgumentException("cursor", "is not a cursor from a previous page");
-      }
-    }
-  }
-
-  CompletableFuture<DeadPage<byte[]>> list(String cursor, int limit) {
-    if (limit < 1 || limit > 1000) {
-      throw new InvalidArgumentException("limit", "must be between 1 and 1000, was " + limit);
-    }
-    Cursor from =
-        cursor == null || cursor.isEmpty() ? new Cursor(0, -1, "") : Cursor.decode(cursor);
-    return queue
-        .topology
-        .snapshotAsync()
-        .thenCompose(
-            s -> {
-              List<Partition> parts = s.partitions();
-              if (from.partition() < 0 || from.partition() >= parts.size()) {
-                throw new InvalidArgumentException(
-                    "cursor", "is not a cursor from a previous page");
-              }
-              return page(parts, from.partition(), from, limit, new ArrayList<>(), null);
-            });
-  }
-
-  /** Lists partition {@code p} onwards until the page is full or the partitions end. */
-  private CompletableFuture<DeadPage<byte[]>> page(
-      List<Partition> parts,
-      int p,
-      Cursor from,
-      int limit,
-      List<JobInfo<byte[]>> jobs,
-      Cursor last) {
-    if (p >= parts.size() || jobs.size() >= limit) {
-      Optional<String> next =
-          jobs.size() == limit && last != null ? Optional.of(last.encode()) : Optional.empty();
-      return CompletableFuture.completedFuture(new DeadPage<>(jobs, next));
-    }
-    boolean first = p == from.partition();
-    return store
-        .deadList(parts.get(p), first ? from.at() : -1, first ? from.id() : "", limit - jobs.size())
-        .thenCompose(
-            page -> {
-              Cursor at = last;
-              for (DeadJob d : page) {
-                jobs.add(queue.info(d.id(), JobState.DEAD, d.record(), 0, d.diedAtMs()));
-                at = new Cursor(p, d.diedAtMs(), d.id());
-              }
-              return page(parts, p + 1, from, limit, jobs, at);
-            });
+  /** A page of dead jobs, oldest death first across partitions ({@link JobPages}). */
+  CompletableFuture<JobPage<byte[]>> list(String cursor, int limit) {
+    return queue.pages.page(JobState.DEAD, limit, cursor);
   }
 
   CompletableFuture<Void> requeue(String id) {

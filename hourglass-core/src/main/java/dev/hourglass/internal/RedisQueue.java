@@ -44,6 +44,8 @@ final class RedisQueue {
   final Enqueues enqueues;
   final RedisDeadLetters dead;
   final Claims claims;
+  final JobPages pages;
+  final QueueLifecycle lifecycle;
   final QueueHandle<byte[]> bytes;
 
   RedisQueue(HourglassClient client, String name) {
@@ -60,6 +62,8 @@ final class RedisQueue {
     this.settlements = new Settlements(client, name, topology);
     this.dead = new RedisDeadLetters(this, client.store);
     this.claims = new Claims(client, this);
+    this.pages = new JobPages(this, client.store);
+    this.lifecycle = new QueueLifecycle(this, client.store);
     this.bytes = new QueueHandle<>(this, PayloadCodec.bytes());
   }
 

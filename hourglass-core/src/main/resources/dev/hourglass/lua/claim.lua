@@ -10,9 +10,10 @@
 -- Reply: { OK, now ms, then per leased job: id, record, attempt (1-based), receipt, lease deadline ms }, or
 --   { NEED_SLOTS, slot starts... }. A job whose ttl has passed is dropped instead of leased. When ready jobs
 --   remain (the ones the catch-up made ready included), one wake token is pushed so that another blocked consumer
---   picks them up, and it passes the wake-up on likewise.
+--   picks them up, and it passes the wake-up on likewise. A paused queue's claims lease nothing.
 load_meta(false)
 local now = now_ms()
+if M_PAUSED then return { OK, now } end
 if clock_work_due(now) then
   local c = catch_up(now, now + 1, 1000, declared_slots(5, FIRST_EXTRA_KEY + POOLS))
   if c.need then return need_slots(c.need) end

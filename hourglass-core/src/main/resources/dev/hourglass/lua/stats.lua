@@ -5,7 +5,8 @@
 -- KEYS[1..9] the partition keys; KEYS[10..9+S] every pool HASH in index order; then m declared slot LISTs.
 -- ARGV[1] pools S; ARGV[2] m, the number of declared slot lists; ARGV[3..2+m] their starts.
 -- Reply: { OK, complete (1, or 0 when a catch-up budget ran out: call again for exact counts), ready, inflight,
---   dead, the stats HASH as a flat field/value array (enqueued, acked, ...) }, or { NEED_SLOTS, slot starts... }.
+--   dead, the stats HASH as a flat field/value array (enqueued, acked, ...), paused (1|0) }, or
+--   { NEED_SLOTS, slot starts... }.
 --   Ready: the jobs in near that are due by the server clock.
 load_meta(false)
 local now = now_ms()
@@ -17,4 +18,4 @@ if clock_work_due(now) then
   wake(c.made_ready) -- every path that makes jobs ready wakes consumers for them
 end
 return { OK, complete, redis.call('ZCOUNT', K_NEAR, '-inf', now), redis.call('ZCOUNT', K_INFLIGHT, LEASES_FROM, '+inf'),
-  redis.call('ZCARD', K_DEAD), redis.call('HGETALL', K_STATS) }
+  redis.call('ZCARD', K_DEAD), redis.call('HGETALL', K_STATS), M_PAUSED and 1 or 0 }

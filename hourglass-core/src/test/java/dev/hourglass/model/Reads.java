@@ -10,16 +10,13 @@ import static dev.hourglass.model.Judging.now;
 import static dev.hourglass.model.Judging.pin;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.hourglass.DeadPage;
 import dev.hourglass.JobInfo;
+import dev.hourglass.JobPage;
 import dev.hourglass.JobState;
 import dev.hourglass.Queue;
 import dev.hourglass.QueueStats;
-import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
 
@@ -82,47 +79,39 @@ public final class Reads {
         });
   }
 
-  /** {@code dead().list()}: every dead job, partition after partition, oldest death first. */
+  /**
+   * {@code dead().list()}: catches every partition up (as stats does), then lists every dead job,
+   * oldest death first across partitions, ties by id.
+   */
   public static Call deadList(Run run, Queue<byte[]> queue, String client) {
     long before = now();
-    Result<DeadPage> r = Result.of(() -> queue.dead().list(null, 100));
+    Result<JobPage> r = Result.of(() -> queue.dead().list(null, 100));
     long after = now();
     return call(
         client + ": dead().list -> " + (r.failed() ? r : ids(r.value().jobs())),
         before,
         after,
         run.allPartitions(),
-        false,
+        true,
         () -> {},
         (w, t) -> {
-          DeadPage<byte[]> page = r.get("dead().list");
-          List<ModelJob> dead =
-              w.jobs().values().stream()
-                  .filter(ModelJob::dead)
-                  .sorted(Comparator.comparingInt(ModelJob::partition))
-                  .toList();
+          JobPage<byte[]> page = r.get("dead().list");
+          World x = caughtUp(run, w, t, lo(before), hi(after));
+          List<ModelJob> dead = x.jobs().values().stream().filter(ModelJob::dead).toList();
           assertThat(ids(page.jobs()))
               .as("dead jobs listed, model %s", dead)
               .isEqualTo(dead.stream().map(ModelJob::id).collect(Collectors.toSet()));
           assertThat(page.next()).as("next page cursor").isEmpty();
-          World x = w;
-          List<Integer> partitionsInOrder = new ArrayList<>();
-          Map<Integer, List<JobInfo<byte[]>>> byPartition = new LinkedHashMap<>();
           for (JobInfo<byte[]> info : page.jobs()) {
             ModelJob j = x.job(info.id());
             checkInfo(run, info, j, JobState.DEAD, "dead().list");
             x = x.with(pin(j, info));
-            partitionsInOrder.add(j.partition());
-            byPartition.computeIfAbsent(j.partition(), k -> new ArrayList<>()).add(info);
           }
-          assertThat(partitionsInOrder).as("partitions in listing order").isSorted();
-          for (List<JobInfo<byte[]>> jobs : byPartition.values()) {
-            assertThat(jobs)
-                .as("oldest death first")
-                .isSortedAccordingTo(
-                    Comparator.comparing((JobInfo<byte[]> i) -> i.diedAt().orElseThrow())
-                        .thenComparing(JobInfo::id));
-          }
+          assertThat(page.jobs())
+              .as("oldest death first")
+              .isSortedAccordingTo(
+                  Comparator.comparing((JobInfo<byte[]> i) -> i.diedAt().orElseThrow())
+                      .thenComparing(JobInfo::id));
           return List.of(x);
         });
   }

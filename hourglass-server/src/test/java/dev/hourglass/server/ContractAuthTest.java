@@ -197,9 +197,13 @@ class ContractAuthTest {
     "PRODUCER, DELETE, /v1/queues/orders/dead",
     "CONSUMER, DELETE, /v1/queues/orders/dead",
     "PRODUCER, POST, /v1/queues/orders/dead/requeue",
-    "CONSUMER, POST, /v1/queues/orders/dead/a/requeue"
+    "CONSUMER, POST, /v1/queues/orders/dead/a/requeue",
+    "PRODUCER, POST, /v1/queues/orders/pause",
+    "CONSUMER, POST, /v1/queues/orders/resume",
+    "PRODUCER, DELETE, /v1/queues/orders",
+    "CONSUMER, DELETE, /v1/queues/orders?force=true"
   })
-  void onlyAnAdminMayChangeSettingsOrDeadLetters(String who, String method, String path) {
+  void onlyAnAdminMayChangeSettingsDeadLettersOrLifecycle(String who, String method, String path) {
     enqueueAs(ADMIN, "orders", "a");
     String token = who.equals("PRODUCER") ? PRODUCER : CONSUMER;
     String before = digest(redis);

@@ -113,6 +113,21 @@ public final class Registry {
             });
   }
 
+  /**
+   * Removes a queue from the registry (its partitions must be dropped first) and raises the
+   * settings version: the new version.
+   */
+  public CompletableFuture<Long> deleteQueue(String queue) {
+    Args keyArgs =
+        new Args()
+            .add(keys.queueRegistry())
+            .add(keys.queueSettings(queue))
+            .add(keys.settingsVersion());
+    return runner
+        .run(Script.QUEUE_DELETE, keyArgs, new Args().add(queue))
+        .thenApply(reply -> Reply.num(reply.get(0)));
+  }
+
   private static byte[] bytes(String s) {
     return s.getBytes(StandardCharsets.UTF_8);
   }

@@ -40,7 +40,17 @@ public final class Replies {
   public record Found(Status status, RecordCodec.Decoded record, String state, long atMs) {}
 
   /** A partition's counts by state and its counters. */
-  public record Counts(long ready, long inflight, long dead, Map<String, Long> counters) {}
+  public record Counts(
+      long ready, long inflight, long dead, Map<String, Long> counters, boolean paused) {}
 
-  public record DeadJob(String id, RecordCodec.Decoded record, long diedAtMs) {}
+  /**
+   * A job of a page by state, with its score: due time (delayed, ready), lease deadline (inflight)
+   * or time of death (dead).
+   */
+  public record Listed(String id, RecordCodec.Decoded record, long score) {}
+
+  /**
+   * A partition's deletion: {@code OK} with the jobs deleted, or {@code NOT_EMPTY} with its jobs.
+   */
+  public record Dropped(Status status, long jobs) {}
 }

@@ -15,11 +15,15 @@ public enum Script {
   CANCEL("cancel", false),
   RESCHEDULE("reschedule", false),
   GET("get", false),
-  DEAD_LIST("dead_list", false),
+  LIST("list", false),
+  DUE_COUNTS("due_counts", false),
   DEAD_REQUEUE("dead_requeue", false),
   DEAD_PURGE("dead_purge", false),
   STATS("stats", false),
-  QUEUE_UPSERT("queue_upsert", true);
+  PAUSE("pause", false),
+  DROP("drop", false),
+  QUEUE_UPSERT("queue_upsert", true),
+  QUEUE_DELETE("queue_delete", false);
 
   private final String scriptName;
   private final boolean delivery;

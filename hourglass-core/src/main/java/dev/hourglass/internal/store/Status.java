@@ -9,7 +9,9 @@ public enum Status {
   DUPLICATE,
   DEAD,
   /** The script must load slot lists its caller did not declare; {@link Store} calls again. */
-  NEED_SLOTS;
+  NEED_SLOTS,
+  /** A partition to delete still holds jobs. */
+  NOT_EMPTY;
 
   private static final Status[] BY_CODE = values();
 

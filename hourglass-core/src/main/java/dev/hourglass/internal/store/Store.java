@@ -2,9 +2,10 @@ package dev.hourglass.internal.store;
 
 import dev.hourglass.Backoff;
 import dev.hourglass.internal.store.Replies.Counts;
-import dev.hourglass.internal.store.Replies.DeadJob;
+import dev.hourglass.internal.store.Replies.Dropped;
 import dev.hourglass.internal.store.Replies.Enqueued;
 import dev.hourglass.internal.store.Replies.Found;
+import dev.hourglass.internal.store.Replies.Listed;
 import dev.hourglass.internal.store.Replies.Rescheduled;
 import dev.hourglass.spi.ScriptListener;
 import java.util.ArrayList;
@@ -19,8 +20,9 @@ import java.util.concurrent.Executor;
  * and decodes its reply into a record of {@link Replies}. Callers never index into a reply. Every
  * future fails with a typed {@link dev.hourglass.HourglassException} ({@link Failures}).
  *
- * <p>Scripts that catch up with the clock (claim, stats, promote) may ask for slot lists their
- * caller did not declare ({@link Status#NEED_SLOTS}); they are called again with them declared.
+ * <p>Scripts that catch up with the clock (claim, stats, list, promote) and those that take slot
+ * lists (due counts, drop) may ask for slot lists their caller did not declare ({@link
+ * Status#NEED_SLOTS}); they are called again with them declared.
  */
 public final class Store {
   private final ScriptRunner runner;
@@ -190,33 +192,87 @@ public final class Store {
                       Reply.num(reply.get(2)),
                       Reply.num(reply.get(3)),
                       Reply.num(reply.get(4)),
-                      counters));
+                      counters,
+                      Reply.num(reply.get(6)) == 1));
             });
   }
 
-  // ---- dead letters ----
-
   /**
-   * One page of a partition's dead jobs after the cursor (time of death, id); -1: from the start.
+   * One page of a partition's jobs in a state (its label), after the cursor (score, id; a null
+   * score: from the start); see list.lua. A catch-up that ran out of budget is continued first.
    */
-  public CompletableFuture<List<DeadJob>> deadList(
-      Partition p, long afterAtMs, String afterId, int limit) {
-    Args argv = p.argv().add(afterAtMs).add(afterId).add(limit);
+  public CompletableFuture<List<Listed>> list(
+      Partition p, String state, Long afterScore, String afterId, int limit, long slotWidthMs) {
     return runner
-        .run(Script.DEAD_LIST, p.keysWithAllPools(), argv)
-        .thenApply(
+        .withSlots(
+            p,
+            Script.LIST,
+            slots ->
+                p.argv()
+                    .add(state)
+                    .add(afterScore == null ? "" : Long.toString(afterScore))
+                    .add(afterId)
+                    .add(limit)
+                    .add(slotWidthMs)
+                    .add(slots.size()))
+        .thenCompose(
             reply -> {
-              List<DeadJob> out = new ArrayList<>();
-              for (int i = 1; i + 2 < reply.size(); i += 3) {
+              if (Reply.num(reply.get(1)) == 0) {
+                return list(p, state, afterScore, afterId, limit, slotWidthMs);
+              }
+              List<Listed> out = new ArrayList<>();
+              for (int i = 2; i + 2 < reply.size(); i += 3) {
                 out.add(
-                    new DeadJob(
+                    new Listed(
                         Reply.str(reply.get(i)),
                         RecordCodec.decode(Reply.bytes(reply.get(i + 1))),
                         Reply.num(reply.get(i + 2))));
               }
-              return out;
+              return CompletableFuture.completedFuture(out);
             });
   }
+
+  /** How many delayed jobs of a partition fall due within each horizon (ms, ascending). */
+  public CompletableFuture<List<Long>> dueCounts(Partition p, List<Long> horizonsMs) {
+    return runner
+        .withSlots(
+            p,
+            Script.DUE_COUNTS,
+            slots -> {
+              Args argv = p.argv().add(horizonsMs.size());
+              horizonsMs.forEach(argv::add);
+              return argv.add(slots.size());
+            })
+        .thenApply(
+            reply -> {
+              List<Long> counts = new ArrayList<>(horizonsMs.size());
+              for (int i = 1; i < reply.size(); i++) {
+                counts.add(Reply.num(reply.get(i)));
+              }
+              return counts;
+            });
+  }
+
+  // ---- lifecycle ----
+
+  /** Pauses ({@code true}) or resumes a partition's deliveries. */
+  public CompletableFuture<Void> pause(Partition p, boolean paused) {
+    return runner
+        .run(Script.PAUSE, p.fixedKeys(), p.argv().add(paused ? "1" : "0"))
+        .thenApply(reply -> null);
+  }
+
+  /**
+   * Deletes a partition and, when {@code withJobs}, its jobs: {@code OK} with how many jobs went,
+   * or {@code NOT_EMPTY} with how many it holds (then nothing changed).
+   */
+  public CompletableFuture<Dropped> drop(Partition p, boolean withJobs) {
+    return runner
+        .withSlots(p, Script.DROP, slots -> p.argv().add(withJobs ? "1" : "0").add(slots.size()))
+        .thenApply(reply -> new Dropped(Reply.status(reply), Reply.num(reply.get(1))));
+  }
+
+  // ---- dead letters ----
 
   /** Requeues one dead job ({@code NOT_FOUND} when it is not dead): the status. */
   public CompletableFuture<Status> deadRequeue(Partition p, String id) {

@@ -8,7 +8,8 @@
 --                          cu (clock work, i.e. a ttl, a lease deadline or a slot start, falls due at this time:
 --                          see catch_up.lua); po, pu (promoter lock owner, and when its lock lapses); ret (the
 --                          dead-letter retention the last full promoter pass applied); sig (due jobs in near up
---                          to this time were announced with wake tokens)
+--                          to this time were announced with wake tokens); paused (present while the queue is
+--                          paused: claims lease nothing)
 --   KEYS[2] near     ZSET  id -> due ms: every job due before the watermark that is neither leased nor dead (and a
 --                          few due later, see catch_up.lua). The ones due by the server clock are ready; claim
 --                          takes them oldest due first
@@ -26,13 +27,13 @@
 -- Status codes, the first element of every partition script's reply (Status in Java):
 --   0 ok, 1 not found, 2 stale receipt, 3 inflight, 4 duplicate id, 5 dead (wrong state), 6 need slots (the script
 --   must load slot lists its caller did not declare: the reply lists their starts, and the caller calls again
---   with them declared)
+--   with them declared), 7 not empty (a queue to delete still holds jobs)
 redis.replicate_commands()
 
 local K_META, K_NEAR, K_SLOTS, K_INFLIGHT, K_LEASES, K_DEAD, K_TTL, K_STATS, K_WAKE =
   KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9]
 local FIRST_EXTRA_KEY = 10
-local OK, NOT_FOUND, STALE, INFLIGHT, DUPLICATE, DEAD, NEED_SLOTS = 0, 1, 2, 3, 4, 5, 6
+local OK, NOT_FOUND, STALE, INFLIGHT, DUPLICATE, DEAD, NEED_SLOTS, NOT_EMPTY = 0, 1, 2, 3, 4, 5, 6, 7
 local POOLS = tonumber(ARGV[1])
 local NOTHING_DUE = 9000000000000000
 local MAX_WAKE_TOKENS = 16
@@ -53,12 +54,12 @@ local function now_ms()
   return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 end
 
-local M_WM, M_DUE, M_CU, M_LOCK_OWNER, M_LOCK_UNTIL, M_RETENTION, M_SIGNALLED
+local M_WM, M_DUE, M_CU, M_LOCK_OWNER, M_LOCK_UNTIL, M_RETENTION, M_SIGNALLED, M_PAUSED
 
 -- Reads the partition's meta hash once per script and refuses a caller that assumes another pool count. Creates the
 -- partition when asked (enqueue does; a partition with no meta holds no job).
 local function load_meta(create)
-  local m = redis.call('HMGET', K_META, 'pools', 'wm', 'due', 'cu', 'po', 'pu', 'ret', 'sig')
+  local m = redis.call('HMGET', K_META, 'pools', 'wm', 'due', 'cu', 'po', 'pu', 'ret', 'sig', 'paused')
   if not m[1] then
     if create then redis.call('HSET', K_META, 'pools', ARGV[1]) end
   elseif m[1] ~= ARGV[1] then
@@ -66,6 +67,7 @@ local function load_meta(create)
   end
   M_WM, M_DUE, M_CU, M_LOCK_OWNER = tonumber(m[2]), tonumber(m[3]), tonumber(m[4]), m[5]
   M_LOCK_UNTIL, M_RETENTION, M_SIGNALLED = tonumber(m[6]), m[7], tonumber(m[8])
+  M_PAUSED = m[9] ~= false
 end
 
 -- Promoter work falls due at time t (a job in near, a lease deadline, a ttl, a slot to load): lower meta.due to it

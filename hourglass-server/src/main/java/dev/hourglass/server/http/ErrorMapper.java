@@ -6,6 +6,7 @@ import dev.hourglass.InvalidArgumentException;
 import dev.hourglass.JobNotFoundException;
 import dev.hourglass.JobStateException;
 import dev.hourglass.PayloadTooLargeException;
+import dev.hourglass.QueueNotEmptyException;
 import dev.hourglass.RedisUnavailableException;
 import dev.hourglass.StaleReceiptException;
 import io.javalin.http.Context;
@@ -47,6 +48,9 @@ public final class ErrorMapper {
     }
     if (t instanceof JobNotFoundException e) {
       return new ApiException(404, "job_not_found", e.getMessage());
+    }
+    if (t instanceof QueueNotEmptyException e) {
+      return new ApiException(409, "queue_not_empty", e.getMessage());
     }
     if (t instanceof JobStateException e) {
       return new ApiException(409, stateCode(e), e.getMessage());

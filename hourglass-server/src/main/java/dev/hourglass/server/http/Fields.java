@@ -63,7 +63,11 @@ public final class Fields {
         "unknown field \""
             + fullName
             + "\""
-            + (close ? "; did you mean \"" + closest + "\"?" : "; known fields: " + allowed));
+            + (close
+                ? "; did you mean \"" + closest + "\"?"
+                : allowed.isEmpty()
+                    ? "; this request takes no fields"
+                    : "; known fields: " + allowed));
   }
 
   /** Edit distance, ignoring '_' and '-' (so {@code delay_ms} is next to {@code delayMs}). */

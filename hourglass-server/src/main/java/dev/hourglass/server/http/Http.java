@@ -1,11 +1,19 @@
 package dev.hourglass.server.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.hourglass.JobInfo;
+import dev.hourglass.JobPage;
 import dev.hourglass.JobSpec;
 import io.javalin.http.Context;
+import java.nio.charset.StandardCharsets;
 
 /** Small helpers shared by the handlers. */
 final class Http {
+  static final int MAX_PAGE = 1000;
+  static final int MAX_CURSOR_CHARS = 200;
+
   private Http() {}
 
   static void json(Context ctx, int status, JsonNode body) {
@@ -37,5 +45,40 @@ final class Http {
       // reported below
     }
     throw ApiException.invalidField(name, "must be an integer between " + min + " and " + max);
+  }
+
+  /**
+   * Checks that a route with no body fields got none: no body, a blank one, or {@code {}}; any
+   * field is refused as unknown.
+   */
+  static void noFields(Context ctx) {
+    byte[] body = ctx.bodyAsBytes();
+    if (!new String(body, StandardCharsets.UTF_8).isBlank()) {
+      Fields.of(JsonIn.object(body)).only();
+    }
+  }
+
+  /** A page cursor from the query, as the server gave it out; null when absent. */
+  static String cursor(Context ctx) {
+    String cursor = ctx.queryParam("cursor");
+    if (cursor != null && (cursor.isEmpty() || cursor.length() > MAX_CURSOR_CHARS)) {
+      throw ApiException.invalidField("cursor", "is not a cursor this server gave out");
+    }
+    return cursor;
+  }
+
+  /** A page of jobs: {@code {"jobs": [...], "next": cursor | null}}. */
+  static void page(Context ctx, JobPage<byte[]> page) {
+    ObjectNode body = JsonOut.object();
+    ArrayNode jobs = body.putArray("jobs");
+    for (JobInfo<byte[]> j : page.jobs()) {
+      jobs.add(JobJson.job(j));
+    }
+    if (page.next().isPresent()) {
+      body.put("next", page.next().get());
+    } else {
+      body.putNull("next");
+    }
+    json(ctx, 200, body);
   }
 }

@@ -93,6 +93,7 @@ final class QueuesApi {
     o.put("name", s.queue());
     o.put("delayed", s.delayed()).put("ready", s.ready());
     o.put("inflight", s.inflight()).put("dead", s.dead());
+    o.put("paused", s.paused());
     return o;
   }
 

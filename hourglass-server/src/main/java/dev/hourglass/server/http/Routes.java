@@ -27,6 +27,7 @@ public final class Routes {
     ConsumeApi consume = new ConsumeApi(api);
     QueuesApi queues = new QueuesApi(api);
     DeadApi dead = new DeadApi(api);
+    LifecycleApi lifecycle = new LifecycleApi(api);
     DocsPage docs = new DocsPage();
     DashboardPage dashboard = new DashboardPage();
     SeriesApi series = new SeriesApi(api);
@@ -34,6 +35,7 @@ public final class Routes {
 
     r.post(Q + "/jobs", queue(api, Permission.PRODUCE, jobs::enqueue));
     r.post(Q + "/jobs/batch", queue(api, Permission.PRODUCE, jobs::batch));
+    get(r, Q + "/jobs", queue(api, Permission.READ, lifecycle::jobs));
     get(r, Q + "/jobs/{id}", job(api, Permission.READ, jobs::get));
     r.delete(Q + "/jobs/{id}", job(api, Permission.PRODUCE, jobs::cancel));
     r.put(Q + "/jobs/{id}/schedule", job(api, Permission.PRODUCE, jobs::reschedule));
@@ -52,6 +54,10 @@ public final class Routes {
     get(r, "/v1/queues", any(api, Permission.READ, queues::list));
     get(r, Q, queue(api, Permission.READ, queues::get));
     r.put(Q, queue(api, Permission.ADMIN, queues::put));
+    r.delete(Q, queue(api, Permission.ADMIN, lifecycle::delete));
+    r.post(Q + "/pause", queue(api, Permission.ADMIN, lifecycle::pause));
+    r.post(Q + "/resume", queue(api, Permission.ADMIN, lifecycle::resume));
+    get(r, Q + "/due", queue(api, Permission.READ, lifecycle::due));
     get(r, Q + "/series", queue(api, Permission.READ, series::series));
     get(r, "/v1/rates", any(api, Permission.READ, series::rates));
 

@@ -1,0 +1,109 @@
+--- @include "partition"
+--- @include "catch_up"
+-- list: one page of a partition's jobs in one state, after catching up with the clock (catch_up.lua), so that the
+-- states follow the server clock. A job's score orders the page: its due time (delayed, ready), lease deadline
+-- (inflight) or time of death (dead); ties by id. The page holds the first jobs after the cursor (score, id).
+-- KEYS[1..9] the partition keys; KEYS[10..9+S] every pool HASH in index order; then m declared slot LISTs.
+-- ARGV[1] pools S; ARGV[2] state: delayed, ready, inflight or dead; ARGV[3] cursor score, or '' for the first
+--   page; ARGV[4] cursor id; ARGV[5] limit; ARGV[6] slot width ms (a slot list holds jobs due in its width); ARGV[7]
+--   m, the number of declared slot lists; ARGV[8..7+m] their starts.
+-- Reply: { OK, complete (0 when a catch-up budget ran out: call again), then per job: id, record, score }, or
+--   { NEED_SLOTS, slot starts... }.
+--   Delayed jobs wait in near (due after now) and in slot lists, which are in insertion order: a slot list is read
+--   whole when it may hold one of the page's jobs, so listing delayed jobs costs up to a slot width of jobs more.
+load_meta(false)
+local state, limit, width = ARGV[2], tonumber(ARGV[5]), tonumber(ARGV[6])
+local after, after_id = tonumber(ARGV[3]), ARGV[4]
+local declared = declared_slots(7, FIRST_EXTRA_KEY + POOLS)
+local now = now_ms()
+local complete = 1
+if clock_work_due(now) then
+  local c = catch_up(now, now + 1, 1000, declared)
+  if c.need then return need_slots(c.need) end
+  if c.more then complete = 0 end
+  wake(c.made_ready)
+end
+
+local function beyond_cursor(score, id)
+  return after == nil or score > after or (score == after and id > after_id)
+end
+
+-- Appends { id, score } of up to limit members of key with lo <= score <= hi after the cursor, in key order.
+local function zpage(key, lo, hi, out)
+  local min = lo
+  if after ~= nil and after > lo then min = after end
+  local offset = 0
+  while #out < limit do
+    local page = redis.call('ZRANGEBYSCORE', key, min, hi, 'WITHSCORES', 'LIMIT', offset, limit)
+    if #page == 0 then break end
+    for i = 1, #page, 2 do
+      local id, score = page[i], tonumber(page[i + 1])
+      if #out < limit and beyond_cursor(score, id) then out[#out + 1] = { id, score } end
+    end
+    offset = offset + #page / 2
+  end
+  return out
+end
+
+-- Delayed jobs in slot lists (all due after now once the catch-up ran), from the first list that may hold a job
+-- after the cursor until the jobs found due before the next list's start fill the page. Adds them to out.
+local function slot_jobs(out)
+  local from = -math.huge
+  if after ~= nil then from = after - width end
+  local starts = redis.call('ZRANGEBYSCORE', K_SLOTS, from, '+inf')
+  local seen = {}
+  for _, e in ipairs(out) do seen[e[1]] = true end
+  for i, s in ipairs(starts) do
+    local start = tonumber(s)
+    local before = 0
+    for _, e in ipairs(out) do
+      if e[2] < start then before = before + 1 end
+    end
+    if before >= limit then break end
+    local key = declared[start]
+    if not key then
+      -- Ask for every list read so far and the next ones, so that the call again declares them all.
+      local need = { NEED_SLOTS }
+      for j = 1, i - 1 do need[#need + 1] = tonumber(starts[j]) end
+      for j = i, math.min(#starts, i + 63) do need[#need + 1] = tonumber(starts[j]) end
+      return need
+    end
+    for _, id in ipairs(redis.call('LRANGE', key, 0, -1)) do
+      if not seen[id] then
+        seen[id] = true
+        local rec = redis.call('HGET', pool_of(id), id)
+        if rec and not redis.call('ZSCORE', K_NEAR, id) and not redis.call('ZSCORE', K_INFLIGHT, id)
+          and not redis.call('ZSCORE', K_DEAD, id) then
+          local due = record_due(rec)
+          if due > now and beyond_cursor(due, id) then out[#out + 1] = { id, due } end
+        end
+      end
+    end
+  end
+  return nil
+end
+
+local found
+if state == 'ready' then
+  found = zpage(K_NEAR, -math.huge, now, {})
+elseif state == 'delayed' then
+  found = zpage(K_NEAR, now + 1, math.huge, {})
+  local need = slot_jobs(found)
+  if need then return need end
+  table.sort(found, function(a, b) return a[2] < b[2] or (a[2] == b[2] and a[1] < b[1]) end)
+elseif state == 'inflight' then
+  found = zpage(K_INFLIGHT, LEASES_FROM, math.huge, {})
+else
+  found = zpage(K_DEAD, -math.huge, math.huge, {})
+end
+local reply = { OK, complete }
+for i = 1, math.min(#found, limit) do
+  local id = found[i][1]
+  local rec = redis.call('HGET', pool_of(id), id)
+  if rec then
+    reply[#reply + 1] = id
+    reply[#reply + 1] = rec
+    reply[#reply + 1] = found[i][2]
+  end
+end
+return reply
