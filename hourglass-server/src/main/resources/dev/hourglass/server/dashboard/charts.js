@@ -31,9 +31,11 @@ HG.charts = (function () {
     container.appendChild(svg);
     return { svg: svg, w: w };
   }
-  function yAxis(svg, w, max) {
+  /** Grid lines and labels from 0 to a tidy top above max (counts: whole steps, room for labels). */
+  function yAxis(svg, w, max, counts) {
     if (!(max > 0)) max = 1;
-    var step = niceStep(max), top = Math.max(step * Math.ceil(max / step), step);
+    if (counts) max = max * 1.15;
+    var step = counts ? Math.max(1, Math.round(niceStep(max))) : niceStep(max), top = Math.max(step * Math.ceil(max / step), step);
     for (var v = 0; v <= top + step / 2; v += step) {
       var y = PAD.t + (H - PAD.t - PAD.b) * (1 - v / top);
       svg.appendChild(svgEl('line', { x1: PAD.l, x2: w - PAD.r, y1: y, y2: y, 'class': 'gridline' }));
@@ -91,7 +93,7 @@ HG.charts = (function () {
     var f = frame(container, title), svg = f.svg, w = f.w;
     var max = 0;
     items.forEach(function (b) { max = Math.max(max, b.value); });
-    var top = yAxis(svg, w, max);
+    var top = yAxis(svg, w, max, true);
     var slot = (w - PAD.l - PAD.r) / items.length;
     items.forEach(function (b, i) {
       var h = (H - PAD.t - PAD.b) * b.value / top, bx = PAD.l + slot * i + slot * 0.18;
