@@ -67,7 +67,8 @@ class DashboardOverviewTest extends DashboardTestBase {
       assertThat(browser.scrollsSideways()).as("queue page at 400 px").isFalse();
 
       browser.open(s, "#/queue/billing/dead");
-      browser.visible(css("tr[data-job='invoice-7']"));
+      WebElement dead = browser.visible(css("tr[data-job='invoice-7']"));
+      browser.js("arguments[0].scrollIntoView({block: 'center'})", dead);
       assertThat(browser.scrollsSideways()).as("dead jobs at 400 px").isFalse();
       browser.screenshot("queue-phone");
     } finally {

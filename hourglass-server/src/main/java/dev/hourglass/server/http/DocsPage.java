@@ -6,7 +6,6 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.Map;
 import java.util.Properties;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * {@code GET /docs}: Swagger UI on {@code /openapi.json}, its files served from the swagger-ui
@@ -21,9 +20,12 @@ final class DocsPage {
           "swagger-ui-bundle.js", "text/javascript; charset=utf-8");
 
   private final byte[] page = Resources.read(PAGE);
-  private final String webjarDir =
-      "/META-INF/resources/webjars/swagger-ui/" + webjarVersion() + "/";
-  private final Map<String, byte[]> loaded = new ConcurrentHashMap<>();
+  private final PageFiles files =
+      new PageFiles(
+          "/docs/",
+          "/META-INF/resources/webjars/swagger-ui/" + webjarVersion() + "/",
+          FILES,
+          "max-age=86400");
 
   void page(Context ctx) {
     ctx.contentType("text/html; charset=utf-8");
@@ -32,14 +34,7 @@ final class DocsPage {
 
   /** One of the page's files; 404 {@code not_found} for any other name. */
   void file(Context ctx) {
-    String name = ctx.pathParam("file");
-    String type = FILES.get(name);
-    if (type == null) {
-      throw new ApiException(404, "not_found", "no such file: /docs/" + name);
-    }
-    ctx.contentType(type);
-    ctx.header("Cache-Control", "max-age=86400");
-    ctx.result(loaded.computeIfAbsent(name, n -> Resources.read(webjarDir + n)));
+    files.serve(ctx);
   }
 
   private static String webjarVersion() {
