@@ -22,8 +22,9 @@ import org.slf4j.LoggerFactory;
  * The dashboard's history: one background loop that, every {@link #INTERVAL}, reads each queue's
  * counters from Redis (so every client of the queue counts, not only this server) and keeps the
  * rates per second of the last hour, {@link #POINTS} points per queue, for at most {@link
- * #MAX_QUEUES} queues (the first by name). Queues that no longer exist are forgotten. Lateness
- * percentiles come from {@link LatenessSamples}: this server's deliveries only.
+ * #MAX_QUEUES} queues (the first by name). Queues that no longer exist are forgotten; a queue
+ * created between two samples gets its first interval from zero. Lateness percentiles come from
+ * {@link LatenessSamples}: this server's deliveries only.
  */
 public final class QueueSeries implements AutoCloseable {
   public static final Duration INTERVAL = Duration.ofSeconds(10);
@@ -34,7 +35,14 @@ public final class QueueSeries implements AutoCloseable {
   private final Hourglass hourglass;
   private final LatenessSamples lateness;
   private final Clock clock;
+  private static final QueueStats.Counters ZERO = new QueueStats.Counters(0, 0, 0, 0, 0, 0, 0);
+
   private final Map<String, Track> tracks = new ConcurrentHashMap<>();
+
+  /** Every queue of the previous sample (null before the first), and when it was taken. */
+  private Set<String> previousNames;
+
+  private long previousNanos;
   private final ScheduledExecutorService loop =
       Executors.newSingleThreadScheduledExecutor(
           r -> {
@@ -77,8 +85,15 @@ public final class QueueSeries implements AutoCloseable {
     long nanos = System.nanoTime();
     for (String name : kept) {
       QueueStats.Counters c = hourglass.queue(name).stats().counters();
-      tracks.computeIfAbsent(name, n -> new Track()).add(now, nanos, c, late.get(name));
+      Track t = tracks.computeIfAbsent(name, n -> new Track());
+      if (previousNames != null && !previousNames.contains(name)) {
+        // Created since the last sample: its counters started at zero then.
+        t.baseline(ZERO, previousNanos);
+      }
+      t.add(now, nanos, c, late.get(name));
     }
+    previousNames = names;
+    previousNanos = nanos;
   }
 
   /** The points of the last {@code window}, oldest first; empty for an unknown queue. */
@@ -103,6 +118,11 @@ public final class QueueSeries implements AutoCloseable {
     private final ArrayDeque<SeriesPoint> points = new ArrayDeque<>();
     private QueueStats.Counters last;
     private long lastNanos;
+
+    synchronized void baseline(QueueStats.Counters c, long nanos) {
+      last = c;
+      lastNanos = nanos;
+    }
 
     synchronized void add(
         long t, long nanos, QueueStats.Counters c, LatenessSamples.Percentiles late) {
