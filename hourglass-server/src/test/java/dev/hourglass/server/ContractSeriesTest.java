@@ -7,8 +7,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.hourglass.server.auth.Role;
-import dev.hourglass.server.auth.TokenRule;
 import dev.hourglass.server.series.QueueSeries;
 import java.util.ArrayList;
 import java.util.List;
@@ -98,20 +96,15 @@ class ContractSeriesTest extends ContractTestBase {
 
   @Test
   void aViewerReadsQueuesJobsAndSeriesButChangesNothing() {
-    String viewer = "viewer-token-0123456789";
-    try (TestServer secured =
-        TestServer.startQuickStop(
-            redis.uri(),
-            List.of(
-                TokenRule.of("adm", "admin-token-0123456789", Role.ADMIN, List.of("*")),
-                TokenRule.of("wall", viewer, Role.VIEWER, List.of("orders*"))))) {
+    String viewer = ContractSupport.VIEWER_TOKEN;
+    try (TestServer secured = ContractSupport.adminAndViewer(redis.uri(), "orders*")) {
       for (String q : List.of("orders", "other")) {
         assertJson(
             secured.call(
                 "POST",
                 "/v1/queues/" + q + "/jobs",
                 j("{'id':'a','payload':1}"),
-                "admin-token-0123456789"),
+                ContractSupport.ADMIN_TOKEN),
             201);
       }
       secured.server().series().sample();

@@ -2,9 +2,6 @@ package dev.hourglass.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.hourglass.server.auth.Role;
-import dev.hourglass.server.auth.TokenRule;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.WebElement;
 
@@ -51,8 +48,34 @@ class DashboardQueueTest extends DashboardTestBase {
     assertThat(browser.find(css("#jobPayload")).get().getText()).contains("\"customer\": \"c-17\"");
     browser.screenshot("job");
 
+    browser.visible(css("#jobActions button[data-action='run-now']")).click();
+    browser.visible(css("#confirmOk")).click();
+    browser.textIs(css("#jobState"), "ready");
+    assertThat(s.get("/v1/queues/orders/jobs/order-42").json().get("state").asText())
+        .isEqualTo("ready");
+
     browser.open(s, "#/queue/orders/job/no-such-job");
     browser.textIs(css("#jobState"), "not found");
+
+    browser.open(s, "#/queue/orders/history");
+    browser.textIs(
+        css("#tabBody .empty"),
+        "No archive configured: finished jobs are not kept on this server.");
+  }
+
+  @Test
+  void deletingAQueueWithJobsAsksAgainThenRemovesItAndItsJobs() {
+    enqueue("scratch", "s-1", 60_000, "{}");
+    browser.viewport(1280, 1000);
+    browser.open(s, "#/queue/scratch");
+    browser.textIs(css("#queueCounts [data-card='delayed'] .card-value"), "1");
+    browser.visible(css("#deleteQueueButton")).click();
+    browser.visible(css("#confirmOk")).click();
+    browser.textIs(css("#confirmTitle"), "Queue scratch still has jobs");
+    browser.visible(css("#confirmOk")).click();
+    browser.until(d -> d.getCurrentUrl().endsWith("#/"));
+    browser.until(d -> browser.find(css("tr[data-queue='scratch']")).isEmpty());
+    assertThat(s.get("/v1/queues/scratch").status()).isEqualTo(404);
   }
 
   @Test
@@ -91,17 +114,12 @@ class DashboardQueueTest extends DashboardTestBase {
 
   @Test
   void aViewerTokenSeesThePageButIsRefusedAnAction() {
-    String viewer = "viewer-token-0123456789";
-    try (TestServer secured =
-        TestServer.startQuickStop(
-            redis.uri(),
-            List.of(
-                TokenRule.of("ops", "admin-token-0123456789", Role.ADMIN, List.of("*")),
-                TokenRule.of("wall", viewer, Role.VIEWER, List.of("*"))))) {
+    String viewer = ContractSupport.VIEWER_TOKEN;
+    try (TestServer secured = ContractSupport.adminAndViewer(redis.uri(), "*")) {
       TestServer previous = s;
       s = secured;
       try {
-        s.call("POST", "/v1/queues/orders/jobs", "{\"payload\":1}", "admin-token-0123456789");
+        s.call("POST", "/v1/queues/orders/jobs", "{\"payload\":1}", ContractSupport.ADMIN_TOKEN);
         browser.viewport(1280, 900);
         browser.open(s, "#/queue/orders");
         browser.visible(css("#tokenDialog"));

@@ -68,7 +68,10 @@ public final class QueueSeries implements AutoCloseable {
       sample();
     } catch (RuntimeException e) {
       // Redis may be away for a while; the next interval tries again, and its rates span the gap.
-      log.warn("queue series sample failed: {}", e.toString());
+      // A sample cut short by close() is not worth a warning.
+      if (!loop.isShutdown()) {
+        log.warn("queue series sample failed: {}", e.toString());
+      }
     }
   }
 
