@@ -285,6 +285,18 @@ public interface Queue<T> {
   CompletableFuture<NackResult> nackAsync(String id, String receipt, Nack nack);
 
   /**
+   * Hands a delivery back unstarted: the job is ready again at once (in its place by due time) and
+   * the attempt does not count, where a nack would spend it. For deliveries that never reached a
+   * consumer, e.g. a claim answer that could not be written to its client.
+   *
+   * @throws StaleReceiptException when the receipt no longer holds the job
+   * @throws JobNotFoundException when the job no longer exists
+   */
+  void release(String id, String receipt);
+
+  CompletableFuture<Void> releaseAsync(String id, String receipt);
+
+  /**
    * Extends a lease to {@code visibility} from now.
    *
    * @return the new lease deadline

@@ -3,6 +3,7 @@ package dev.hourglass;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.hourglass.spi.PayloadCodec;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -115,6 +116,30 @@ class AsyncApiTest extends HourglassTestBase {
 
     assertThatThrownBy(() -> q.claimAsync(0, null)).isInstanceOf(InvalidArgumentException.class);
     assertThatThrownBy(() -> dead.listAsync(null, 0)).isInstanceOf(InvalidArgumentException.class);
+  }
+
+  @Test
+  void listPauseAndDeleteAsync() throws Exception {
+    Queue<String> q = manual().queue("async-admin", PayloadCodec.utf8());
+    done(q.enqueueAsync(q.spec("r").id("r").build()));
+    done(q.enqueueAsync("later", Duration.ofMinutes(30)));
+
+    JobPage<String> ready = done(q.jobsAsync(JobState.READY, 10, null));
+    assertThat(ready.jobs()).extracting(JobInfo::id).containsExactly("r");
+    assertThat(ready.jobs().get(0).payload().value()).isEqualTo("r");
+    assertThat(done(q.dueWithinAsync(List.of(Duration.ofMinutes(1), Duration.ofHours(1)))))
+        .containsExactly(0L, 1L);
+    assertThatThrownBy(() -> q.jobsAsync(JobState.READY, 0, null))
+        .isInstanceOf(InvalidArgumentException.class);
+
+    done(q.pauseAsync());
+    assertThat(done(q.claimAsync(1, null))).isEmpty();
+    done(q.resumeAsync());
+    assertThat(done(q.statsAsync()).paused()).isFalse();
+
+    assertThat(failure(q.deleteAsync())).isInstanceOf(QueueNotEmptyException.class);
+    assertThat(done(q.deleteWithJobsAsync())).isEqualTo(2);
+    done(q.deleteAsync()); // empty (and recreated by the call itself): deleted
   }
 
   private static <T> Delivery<T> byId(List<Delivery<T>> got, String id) {

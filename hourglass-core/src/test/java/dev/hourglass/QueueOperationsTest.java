@@ -196,6 +196,25 @@ class QueueOperationsTest extends HourglassTestBase {
   }
 
   @Test
+  void releaseHandsTheJobBackWithoutSpendingTheAttempt() {
+    q.enqueue(spec("a").build());
+    Delivery<byte[]> first = claimOne();
+    assertThatThrownBy(() -> q.release("a", "not-the-receipt"))
+        .isInstanceOf(StaleReceiptException.class);
+
+    q.release("a", first.receipt());
+
+    assertThat(q.get("a").orElseThrow().state()).isEqualTo(JobState.READY);
+    assertThatThrownBy(() -> q.release("a", first.receipt()))
+        .isInstanceOf(StaleReceiptException.class);
+    Delivery<byte[]> second = claimOne();
+    assertThat(second.attempt()).isEqualTo(1);
+    q.ack("a", second.receipt());
+    assertThatThrownBy(() -> q.release("a", second.receipt()))
+        .isInstanceOf(JobNotFoundException.class);
+  }
+
+  @Test
   void ackWithStaleOrWrongReceiptIsRefused() {
     q.enqueue(spec("a").visibility(Duration.ofMillis(50)).build());
     Delivery<byte[]> first = claimOne();

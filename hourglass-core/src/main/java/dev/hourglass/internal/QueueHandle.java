@@ -311,6 +311,16 @@ final class QueueHandle<T> implements Queue<T> {
   }
 
   @Override
+  public void release(String id, String receipt) {
+    Failures.await(releaseAsync(id, receipt));
+  }
+
+  @Override
+  public CompletableFuture<Void> releaseAsync(String id, String receipt) {
+    return queue.release(id, receipt);
+  }
+
+  @Override
   public Instant extend(String id, String receipt, Duration visibility) {
     return Failures.await(extendAsync(id, receipt, visibility));
   }

@@ -316,6 +316,12 @@ final class RedisQueue {
         .thenCompose(s -> settlements.nack(id, receipt, nack.error(), delayMs, nack.kill()));
   }
 
+  CompletableFuture<Void> release(String id, String receipt) {
+    Names.id(id);
+    Names.receipt(receipt);
+    return settlements.release(id, receipt);
+  }
+
   CompletableFuture<Instant> extend(String id, String receipt, Duration visibility) {
     Names.id(id);
     Names.receipt(receipt);

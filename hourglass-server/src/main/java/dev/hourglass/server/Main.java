@@ -1,13 +1,21 @@
 package dev.hourglass.server;
 
+import dev.hourglass.server.cli.AckCommand;
 import dev.hourglass.server.cli.CancelCommand;
+import dev.hourglass.server.cli.ClaimCommand;
 import dev.hourglass.server.cli.CommandFactory;
 import dev.hourglass.server.cli.DeadCommand;
+import dev.hourglass.server.cli.DeleteCommand;
 import dev.hourglass.server.cli.EnqueueCommand;
 import dev.hourglass.server.cli.ErrorReporter;
 import dev.hourglass.server.cli.ExitCodes;
 import dev.hourglass.server.cli.GetCommand;
+import dev.hourglass.server.cli.JobsCommand;
+import dev.hourglass.server.cli.NackCommand;
+import dev.hourglass.server.cli.PauseCommand;
+import dev.hourglass.server.cli.QueuesCommand;
 import dev.hourglass.server.cli.RescheduleCommand;
+import dev.hourglass.server.cli.ResumeCommand;
 import dev.hourglass.server.cli.StandardInput;
 import dev.hourglass.server.cli.StatsCommand;
 import java.io.OutputStream;
@@ -34,6 +42,14 @@ import picocli.CommandLine.Command;
       CancelCommand.class,
       RescheduleCommand.class,
       StatsCommand.class,
+      QueuesCommand.class,
+      JobsCommand.class,
+      PauseCommand.class,
+      ResumeCommand.class,
+      DeleteCommand.class,
+      ClaimCommand.class,
+      AckCommand.class,
+      NackCommand.class,
       DeadCommand.class,
       CommandLine.HelpCommand.class
     })

@@ -13,9 +13,11 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class CliEndToEndTest {
   @RegisterExtension static RedisExtension redis = RedisExtension.standalone();
 
-  private record Run(int code, String out, String err) {}
+  /** What one run of the CLI printed and returned. */
+  record Run(int code, String out, String err) {}
 
-  private static Run cli(String server, String... args) {
+  /** Runs the CLI in-process against {@code server}, with the process's (non-terminal) stdin. */
+  static Run cli(String server, String... args) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
     String[] all = new String[args.length + 2];

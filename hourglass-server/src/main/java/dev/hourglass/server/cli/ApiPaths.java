@@ -33,18 +33,49 @@ final class ApiPaths {
 
   /** One page of dead jobs; {@code limit} and {@code cursor} are left out when null. */
   static String deadPage(String queue, Integer limit, String cursor) {
-    StringBuilder path = new StringBuilder(dead(queue));
-    char separator = '?';
+    return page(new StringBuilder(dead(queue)), '?', limit, cursor);
+  }
+
+  /** One page of the jobs of a queue in one state; {@code limit}, {@code cursor} as above. */
+  static String jobsPage(String queue, String state, Integer limit, String cursor) {
+    StringBuilder path = new StringBuilder(jobs(queue)).append("?state=").append(query(state));
+    return page(path, '&', limit, cursor);
+  }
+
+  private static String page(StringBuilder path, char separator, Integer limit, String cursor) {
     if (limit != null) {
       path.append(separator).append("limit=").append(limit);
       separator = '&';
     }
     if (cursor != null) {
-      path.append(separator)
-          .append("cursor=")
-          .append(URLEncoder.encode(cursor, StandardCharsets.UTF_8));
+      path.append(separator).append("cursor=").append(query(cursor));
     }
     return path.toString();
+  }
+
+  /** Removes a queue: only an empty one, or with {@code force} with all its jobs. */
+  static String deleteQueue(String queue, boolean force) {
+    return force ? queue(queue) + "?force=true" : queue(queue);
+  }
+
+  static String pause(String queue) {
+    return queue(queue) + "/pause";
+  }
+
+  static String resume(String queue) {
+    return queue(queue) + "/resume";
+  }
+
+  static String claim(String queue) {
+    return queue(queue) + "/claim";
+  }
+
+  static String ack(String queue, String id) {
+    return job(queue, id) + "/ack";
+  }
+
+  static String nack(String queue, String id) {
+    return job(queue, id) + "/nack";
   }
 
   static String requeueDead(String queue, String id) {
@@ -53,6 +84,10 @@ final class ApiPaths {
 
   static String requeueAllDead(String queue) {
     return dead(queue) + "/requeue";
+  }
+
+  private static String query(String value) {
+    return URLEncoder.encode(value, StandardCharsets.UTF_8);
   }
 
   /**

@@ -18,8 +18,7 @@ import picocli.CommandLine.Parameters;
 public final class CancelCommand implements Callable<Integer> {
   @Mixin ClientOptions options;
 
-  @Parameters(index = "0", paramLabel = "QUEUE", description = "The job's queue.")
-  String queue;
+  @Mixin QueueArgument queue;
 
   @Parameters(index = "1", paramLabel = "ID", description = "The job's id.")
   String id;
@@ -27,8 +26,8 @@ public final class CancelCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     options.print(
-        options.client().delete(ApiPaths.job(queue, id)),
-        none -> "cancelled " + id + " in " + queue);
+        options.client().delete(ApiPaths.job(queue.name, id)),
+        none -> "cancelled " + id + " in " + queue.name);
     return ExitCodes.OK;
   }
 }

@@ -53,10 +53,19 @@ public final class ClientOptions {
 
   /** A client for the chosen server. */
   ServerClient client() {
+    return client(Duration.ZERO);
+  }
+
+  /**
+   * A client that waits {@code --timeout} plus {@code longPoll} for each answer, for requests the
+   * server may hold that long before answering (a claim's wait).
+   */
+  ServerClient client(Duration longPoll) {
     if (timeout.isZero()) {
       throw new ParameterException(command.commandLine(), "--timeout must be longer than 0");
     }
-    return new ServerClient(server, token == null || token.isEmpty() ? null : token, timeout);
+    return new ServerClient(
+        server, token == null || token.isEmpty() ? null : token, timeout, timeout.plus(longPoll));
   }
 
   /** Where the command's results go. */

@@ -1,13 +1,10 @@
 package dev.hourglass.server.cli;
 
-import java.io.PrintWriter;
-import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code hourglass dead purge}: {@code DELETE /v1/queues/{queue}/dead}. */
@@ -31,8 +28,7 @@ public final class DeadPurgeCommand implements Callable<Integer> {
 
   @Mixin ClientOptions options;
 
-  @Parameters(index = "0", paramLabel = "QUEUE", description = "The queue.")
-  String queue;
+  @Mixin QueueArgument queue;
 
   @Option(names = "--yes", description = "Purge without asking.")
   boolean yes;
@@ -44,28 +40,15 @@ public final class DeadPurgeCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     if (!yes) {
-      confirm();
+      Confirmation.ask(
+          stdin,
+          spec.commandLine().getErr(),
+          "purged",
+          "Delete every dead job of " + queue.name + " for good?");
     }
     options.print(
-        options.client().delete(ApiPaths.dead(queue)),
-        answer -> "purged " + JobText.deadJobs(answer) + " of " + queue);
+        options.client().delete(ApiPaths.dead(queue.name)),
+        answer -> "purged " + JobText.deadJobs(answer) + " of " + queue.name);
     return ExitCodes.OK;
-  }
-
-  /** Asks on the terminal; anything but yes, or no terminal to ask on, stops the purge. */
-  private void confirm() {
-    if (!stdin.isTerminal()) {
-      throw new CommandFailure(
-          ExitCodes.USAGE,
-          "not purged: stdin is not a terminal to confirm on; pass --yes to purge without asking");
-    }
-    PrintWriter err = spec.commandLine().getErr();
-    err.print("Delete every dead job of " + queue + " for good? [y/N] ");
-    err.flush();
-    String answer = stdin.readLine();
-    String normalized = answer == null ? "" : answer.strip().toLowerCase(Locale.ROOT);
-    if (!normalized.equals("y") && !normalized.equals("yes")) {
-      throw new CommandFailure(ExitCodes.USAGE, "not purged: not confirmed");
-    }
   }
 }

@@ -28,8 +28,7 @@ public final class DeadRequeueCommand implements Callable<Integer> {
 
   @Mixin ClientOptions options;
 
-  @Parameters(index = "0", paramLabel = "QUEUE", description = "The queue.")
-  String queue;
+  @Mixin QueueArgument queue;
 
   @Parameters(
       index = "1",
@@ -50,12 +49,12 @@ public final class DeadRequeueCommand implements Callable<Integer> {
     ServerClient client = options.client();
     if (all) {
       options.print(
-          client.post(ApiPaths.requeueAllDead(queue), null),
-          answer -> "requeued " + JobText.deadJobs(answer) + " of " + queue);
+          client.post(ApiPaths.requeueAllDead(queue.name), null),
+          answer -> "requeued " + JobText.deadJobs(answer) + " of " + queue.name);
     } else {
       options.print(
-          client.post(ApiPaths.requeueDead(queue, id), null),
-          none -> "requeued " + id + " from the dead jobs of " + queue);
+          client.post(ApiPaths.requeueDead(queue.name, id), null),
+          none -> "requeued " + id + " from the dead jobs of " + queue.name);
     }
     return ExitCodes.OK;
   }

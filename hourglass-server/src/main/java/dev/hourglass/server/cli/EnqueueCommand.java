@@ -9,7 +9,6 @@ import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 /** {@code hourglass enqueue}: {@code POST /v1/queues/{queue}/jobs}. */
 @Command(
@@ -32,8 +31,7 @@ public final class EnqueueCommand implements Callable<Integer> {
 
   @Mixin ClientOptions options;
 
-  @Parameters(index = "0", paramLabel = "QUEUE", description = "The queue to enqueue into.")
-  String queue;
+  @Mixin QueueArgument queue;
 
   @ArgGroup(exclusive = true, multiplicity = "1")
   PayloadOptions payload;
@@ -100,14 +98,14 @@ public final class EnqueueCommand implements Callable<Integer> {
     if (ttl != null) {
       body.put("ttlMs", ttl.toMillis());
     }
-    ServerResponse response = options.client().post(ApiPaths.jobs(queue), body);
+    ServerResponse response = options.client().post(ApiPaths.jobs(queue.name), body);
     options.print(
         response,
         job ->
             "enqueued "
                 + job.path("id").asText()
                 + " into "
-                + job.path("queue").asText(queue)
+                + job.path("queue").asText(queue.name)
                 + ": "
                 + JobText.summary(job));
     return ExitCodes.OK;

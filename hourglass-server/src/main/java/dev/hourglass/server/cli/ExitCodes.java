@@ -11,13 +11,16 @@ public final class ExitCodes {
   /** Any other server error: a 4xx not listed below, a 5xx, {@code internal}. */
   public static final int SERVER_ERROR = 1;
 
-  /** Bad usage: unknown or malformed option, payload that is not JSON, refused confirmation. */
+  /**
+   * Bad usage: unknown or malformed option, queue name the server would refuse, payload that is not
+   * JSON, refused confirmation.
+   */
   public static final int USAGE = 2;
 
   /** The server answered 404: no such job, queue or dead job. */
   public static final int NOT_FOUND = 3;
 
-  /** The server answered 409: duplicate_id, stale_receipt, job_inflight. */
+  /** The server answered 409: duplicate_id, stale_receipt, job_inflight, queue_not_empty. */
   public static final int CONFLICT = 4;
 
   /** The server could not be reached (refused, timed out) or answered 503 redis_unavailable. */
@@ -37,9 +40,9 @@ public final class ExitCodes {
   private static final String TABLE =
       "  0  success%n"
           + "  1  other server error (4xx not listed here, 5xx, internal)%n"
-          + "  2  usage error (bad option or duration, payload not JSON, purge not confirmed)%n"
+          + "  2  usage error (bad option, queue name or payload; not confirmed)%n"
           + "  3  not found (404)%n"
-          + "  4  conflict (409: duplicate_id, stale_receipt, job_inflight)%n"
+          + "  4  conflict (409: duplicate_id, stale_receipt, job_inflight, queue_not_empty)%n"
           + "  5  server unreachable or timed out, or redis_unavailable (503)%n"
           + "  6  unauthorized or forbidden (401, 403)";
 

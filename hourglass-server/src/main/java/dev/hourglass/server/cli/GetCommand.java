@@ -19,15 +19,14 @@ import picocli.CommandLine.Parameters;
 public final class GetCommand implements Callable<Integer> {
   @Mixin ClientOptions options;
 
-  @Parameters(index = "0", paramLabel = "QUEUE", description = "The job's queue.")
-  String queue;
+  @Mixin QueueArgument queue;
 
   @Parameters(index = "1", paramLabel = "ID", description = "The job's id.")
   String id;
 
   @Override
   public Integer call() {
-    options.print(options.client().get(ApiPaths.job(queue, id)), JobText::details);
+    options.print(options.client().get(ApiPaths.job(queue.name, id)), JobText::details);
     return ExitCodes.OK;
   }
 }

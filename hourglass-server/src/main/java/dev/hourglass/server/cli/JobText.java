@@ -6,6 +6,7 @@ import java.time.Instant;
 /** How the client shows jobs to people; the {@code --json} output is the server's own. */
 final class JobText {
   private static final int MAX_ERROR_CHARS = 60;
+  private static final int MAX_PAYLOAD_CHARS = 40;
 
   private JobText() {}
 
@@ -48,13 +49,26 @@ final class JobText {
 
   /** A job's last error shortened to fit a table cell, or {@code -}. */
   static String shortError(JsonNode job) {
-    String error = job.path("lastError").asText("").strip().replaceAll("\\s+", " ");
-    if (error.isEmpty()) {
+    return shorten(job.path("lastError").asText(""), MAX_ERROR_CHARS);
+  }
+
+  /** A job's payload as one line of JSON shortened to fit a table cell, or {@code -}. */
+  static String shortPayload(JsonNode job) {
+    JsonNode payload = job.path("payload");
+    return shorten(payload.isMissingNode() ? "" : Json.write(payload), MAX_PAYLOAD_CHARS);
+  }
+
+  /** {@code 1/5}: a job's attempts so far of its most. */
+  static String attempts(JsonNode job) {
+    return job.path("attempts").asText() + "/" + job.path("maxAttempts").asText();
+  }
+
+  private static String shorten(String text, int max) {
+    String line = text.strip().replaceAll("\\s+", " ");
+    if (line.isEmpty()) {
       return "-";
     }
-    return error.length() <= MAX_ERROR_CHARS
-        ? error
-        : error.substring(0, MAX_ERROR_CHARS - 3) + "...";
+    return line.length() <= max ? line : line.substring(0, max - 3) + "...";
   }
 
   private static void line(StringBuilder text, String name, String value) {

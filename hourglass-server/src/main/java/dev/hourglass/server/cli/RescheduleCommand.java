@@ -22,8 +22,7 @@ import picocli.CommandLine.Parameters;
 public final class RescheduleCommand implements Callable<Integer> {
   @Mixin ClientOptions options;
 
-  @Parameters(index = "0", paramLabel = "QUEUE", description = "The job's queue.")
-  String queue;
+  @Mixin QueueArgument queue;
 
   @Parameters(index = "1", paramLabel = "ID", description = "The job's id.")
   String id;
@@ -36,8 +35,8 @@ public final class RescheduleCommand implements Callable<Integer> {
     ObjectNode body = Json.MAPPER.createObjectNode();
     schedule.writeTo(body);
     options.print(
-        options.client().put(ApiPaths.schedule(queue, id), body),
-        job -> "rescheduled " + id + " in " + queue + ": " + JobText.summary(job));
+        options.client().put(ApiPaths.schedule(queue.name, id), body),
+        job -> "rescheduled " + id + " in " + queue.name + ": " + JobText.summary(job));
     return ExitCodes.OK;
   }
 }

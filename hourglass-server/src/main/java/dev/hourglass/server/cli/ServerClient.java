@@ -28,16 +28,18 @@ final class ServerClient {
   /**
    * @param server the server's base URL, without a trailing slash
    * @param token the bearer token, or null to send none
-   * @param timeout how long to wait for the connection, and again for each answer
+   * @param connectTimeout how long to wait for the connection
+   * @param answerTimeout how long to wait for each answer (longer than the connection for a long
+   *     poll)
    */
-  ServerClient(URI server, String token, Duration timeout) {
+  ServerClient(URI server, String token, Duration connectTimeout, Duration answerTimeout) {
     this.server = server;
     this.token = token;
-    this.timeout = timeout;
+    this.timeout = answerTimeout;
     this.http =
         HttpClient.newBuilder()
             .version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(timeout)
+            .connectTimeout(connectTimeout)
             .followRedirects(HttpClient.Redirect.NEVER)
             .build();
   }
@@ -115,7 +117,9 @@ final class ServerClient {
           "HTTP " + status + (raw.isEmpty() ? "" : ": " + raw));
     }
     return new CommandFailure(
-        ExitCodes.forServerError(status, code), code + ": " + error.path("message").asText(""));
+        ExitCodes.forServerError(status, code),
+        code,
+        code + ": " + error.path("message").asText(""));
   }
 
   private static JsonNode parseOrMissing(String body) {

@@ -39,6 +39,7 @@ public final class ApiContext {
     this.push = push;
     this.series = series;
     this.maxPayloadBytes = maxPayloadBytes;
+    metrics.claimsWaiting(waits::size);
   }
 
   CompletableFuture<List<Delivery<byte[]>>> track(CompletableFuture<List<Delivery<byte[]>>> wait) {

@@ -16,14 +16,21 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** Pull consumers: long-poll claim, ack (one and batch), nack, extend. */
 final class ConsumeApi {
+  private static final Logger log = LoggerFactory.getLogger(ConsumeApi.class);
   static final int MAX_CLAIM = 100;
   static final long MAX_WAIT_MS = 30_000;
   static final int MAX_ERROR_CHARS = 65_536;
   static final int MAX_RECEIPT_CHARS = 256;
   static final int MAX_ID_CHARS = 128;
+
+  /** The status recorded (never seen) for a claim whose client went before the answer. */
+  static final int CLIENT_GONE = 499;
 
   private final ApiContext api;
 
@@ -33,7 +40,9 @@ final class ConsumeApi {
 
   /**
    * Answers asynchronously: a waiting claim holds no request thread, only a place in the queue's
-   * long-poll waiters.
+   * long-poll waiters. A client that goes while its claim waits gives the claim up ({@link
+   * ClientWatch}); jobs leased for a client that has gone, or whose answer could not be written,
+   * are handed back at once, the attempt not counted.
    */
   void claim(Context ctx, String queue) {
     Fields f = Fields.of(JsonIn.object(ctx.bodyAsBytes())).only("max", "waitMs", "visibilityMs");
@@ -45,17 +54,51 @@ final class ConsumeApi {
     Queue<byte[]> q = api.queues.forWrite(queue);
     CompletableFuture<List<Delivery<byte[]>>> claimed =
         api.track(q.claimAsync(max, visibility, Duration.ofMillis(waitMs)));
+    AtomicReference<List<Delivery<byte[]>>> answering = new AtomicReference<>();
+    ClientWatch.whenAnswerFails(ctx, () -> handBack(q, answering.getAndSet(null)));
+    ClientWatch watch =
+        waitMs > 0 && !claimed.isDone()
+            ? ClientWatch.start(ctx, () -> claimed.cancel(false))
+            : null;
     ctx.future(
         () ->
             claimed.handle(
                 (jobs, failure) -> {
-                  if (failure != null) {
+                  if (watch != null && !watch.stop()) {
+                    // Nobody to answer; a cancelled claim's jobs went back in the core.
+                    handBack(q, jobs);
+                    ctx.status(CLIENT_GONE);
+                  } else if (failure != null) {
                     ErrorMapper.answer(ctx, failure);
                   } else {
+                    answering.set(jobs);
                     Http.json(ctx, 200, deliveries(queue, jobs));
                   }
                   return null;
                 }));
+  }
+
+  /**
+   * Returns leased jobs that reached nobody to ready at once, the attempt not counted; a job that
+   * cannot be released comes back when its lease ends.
+   */
+  private static void handBack(Queue<byte[]> q, List<Delivery<byte[]>> jobs) {
+    if (jobs == null) {
+      return;
+    }
+    for (Delivery<byte[]> d : jobs) {
+      q.releaseAsync(d.id(), d.receipt())
+          .whenComplete(
+              (ok, error) -> {
+                if (error != null) {
+                  log.debug(
+                      "job {} in {} comes back by its lease: {}",
+                      d.id(),
+                      q.name(),
+                      error.toString());
+                }
+              });
+    }
   }
 
   private ObjectNode deliveries(String queue, List<Delivery<byte[]>> jobs) {

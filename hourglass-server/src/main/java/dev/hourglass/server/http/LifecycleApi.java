@@ -3,6 +3,7 @@ package dev.hourglass.server.http;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.hourglass.JobState;
 import dev.hourglass.Queue;
+import dev.hourglass.server.push.DeliveryConfig;
 import io.javalin.http.Context;
 import java.time.Duration;
 import java.util.List;
@@ -70,6 +71,11 @@ final class LifecycleApi {
       throw ApiException.invalidField("force", "must be true or false");
     }
     Queue<byte[]> q = api.queues.existing(queue);
+    if (!"true".equals(force) && q.stats().total() > 0) {
+      q.delete(); // refuses, naming how many jobs it holds
+    }
+    // This server's pusher would create the queue again with its next claim.
+    api.push.apply(queue, DeliveryConfig.PULL);
     if ("true".equals(force)) {
       long n = q.deleteWithJobs();
       api.queues.forget(queue);

@@ -4,6 +4,7 @@ import dev.hourglass.Hourglass;
 import dev.hourglass.micrometer.HourglassMetrics;
 import dev.hourglass.server.series.LatenessSamples;
 import dev.hourglass.spi.ScriptListener;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
@@ -16,6 +17,7 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.function.Supplier;
 
 /**
  * The server's Prometheus metrics: the meters of {@link HourglassMetrics} (per-queue {@code
@@ -24,7 +26,7 @@ import java.time.Instant;
  * hourglass_delivery_lateness_seconds{queue,mode=pull|push}} for this server's deliveries) and
  * {@code http_server_requests_seconds{method,route,status}}, each latency a histogram of a bounded
  * set of buckets; and the JVM's and the process's metrics ({@code jvm_*}, {@code process_*}, {@code
- * system_cpu_*}).
+ * system_cpu_*}); and {@code hourglass_claims_waiting}, the long polls this server holds.
  */
 public final class Metrics implements ScriptListener {
   private final PrometheusMeterRegistry registry =
@@ -60,6 +62,13 @@ public final class Metrics implements ScriptListener {
         .serviceLevelObjectives(HourglassMetrics.REQUEST_BUCKETS)
         .register(registry)
         .record(Duration.ofNanos(nanos));
+  }
+
+  /** Counts the long-poll claims this server holds now, as {@code hourglass_claims_waiting}. */
+  public void claimsWaiting(Supplier<Number> count) {
+    Gauge.builder("hourglass.claims.waiting", count)
+        .description("long-poll claims waiting on this server now")
+        .register(registry);
   }
 
   /** A job was handed to a consumer ({@code pull}) or a push endpoint ({@code push}). */

@@ -7,6 +7,7 @@ import dev.hourglass.server.metrics.Metrics;
 import java.net.http.HttpClient;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -70,10 +71,21 @@ public final class PushDeliveries implements AutoCloseable {
       if (version == scannedVersion) {
         return;
       }
-      for (String queue : hourglass.queueNames()) {
+      List<String> names = hourglass.queueNames();
+      for (String queue : names) {
         String stored =
             hourglass.queue(queue).settings().attributes().get(DeliveryConfig.ATTRIBUTE);
         apply(queue, DeliveryConfig.fromAttribute(stored));
+      }
+      // A queue deleted through another server: its pusher would create it again.
+      List<String> pushing;
+      synchronized (this) {
+        pushing = List.copyOf(running.keySet());
+      }
+      for (String queue : pushing) {
+        if (!names.contains(queue)) {
+          apply(queue, DeliveryConfig.PULL);
+        }
       }
       scannedVersion = version;
     } catch (RuntimeException e) {

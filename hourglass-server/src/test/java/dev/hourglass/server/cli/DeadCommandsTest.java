@@ -43,7 +43,7 @@ class DeadCommandsTest {
         .isEqualTo(
             "ID  ATTEMPTS  CREATED               LAST ERROR\n"
                 + "a   5/5       2026-11-21T09:00:00Z  connect timed out\n"
-                + "more: hourglass dead list orders --cursor c/2+\n");
+                + "more: hourglass dead list orders --limit 1 --cursor c/2+\n");
   }
 
   @Test

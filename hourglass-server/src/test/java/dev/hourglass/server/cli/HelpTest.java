@@ -15,6 +15,14 @@ class HelpTest {
         "cancel",
         "reschedule",
         "stats",
+        "queues",
+        "jobs",
+        "pause",
+        "resume",
+        "delete",
+        "claim",
+        "ack",
+        "nack",
         "dead",
         "dead list",
         "dead requeue",
@@ -33,7 +41,23 @@ class HelpTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"enqueue", "get", "cancel", "reschedule", "stats", "dead list"})
+  @ValueSource(
+      strings = {
+        "enqueue",
+        "get",
+        "cancel",
+        "reschedule",
+        "stats",
+        "queues",
+        "jobs",
+        "pause",
+        "resume",
+        "delete",
+        "claim",
+        "ack",
+        "nack",
+        "dead list"
+      })
   void everyClientCommandHasTheCommonOptions(String command) {
     String help = Cli.run((command + " --help").split(" ")).out();
 
@@ -53,6 +77,7 @@ class HelpTest {
     assertThat(result.exitCode()).isZero();
     assertThat(result.out())
         .contains("enqueue", "get", "cancel", "reschedule", "stats", "dead", "server")
+        .contains("queues", "jobs", "pause", "resume", "delete", "claim", "ack", "nack")
         .contains("Exit codes of the client commands")
         .contains("  4  conflict (409");
   }

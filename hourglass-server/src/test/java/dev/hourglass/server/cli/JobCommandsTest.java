@@ -74,9 +74,9 @@ class JobCommandsTest {
   void idsAndQueueNamesAreSentAsOnePathSegment() {
     server.answer(200, JOB);
 
-    Cli.run("get", "orders:eu", "a/b c", "--server", server.url());
+    Cli.run("get", "orders.eu", "a/b c", "--server", server.url());
 
-    assertThat(server.request().path()).isEqualTo("/v1/queues/orders:eu/jobs/a%2Fb%20c");
+    assertThat(server.request().path()).isEqualTo("/v1/queues/orders.eu/jobs/a%2Fb%20c");
   }
 
   @Test

@@ -9,7 +9,8 @@ import org.junit.jupiter.api.Test;
 
 class StatsCommandTest {
   static final String QUEUES =
-      "{\"queues\":[{\"name\":\"orders\",\"delayed\":12,\"ready\":3,\"inflight\":1,\"dead\":0},"
+      "{\"queues\":[{\"name\":\"orders\",\"delayed\":12,\"ready\":3,\"inflight\":1,\"dead\":0,"
+          + "\"paused\":true},"
           + "{\"name\":\"mails-eu\",\"delayed\":0,\"ready\":250,\"inflight\":16,\"dead\":4}]}";
   static final String QUEUE =
       "{\"name\":\"orders\",\"delayed\":12,\"ready\":3,\"inflight\":1,\"dead\":0,\"partitions\":4,"
@@ -39,9 +40,9 @@ class StatsCommandTest {
     assertThat(server.request().path()).isEqualTo("/v1/queues");
     assertThat(result.out())
         .isEqualTo(
-            "QUEUE     DELAYED  READY  INFLIGHT  DEAD\n"
-                + "orders    12       3      1         0\n"
-                + "mails-eu  0        250    16        4\n");
+            "QUEUE     DELAYED  READY  INFLIGHT  DEAD  PAUSED\n"
+                + "orders    12       3      1         0     yes\n"
+                + "mails-eu  0        250    16        4     -\n");
   }
 
   @Test

@@ -1,0 +1,146 @@
+package dev.hourglass.server;
+
+import static dev.hourglass.server.ContractSupport.claim;
+import static dev.hourglass.server.ContractSupport.enqueue;
+import static dev.hourglass.server.ContractSupport.ids;
+import static dev.hourglass.server.ContractSupport.j;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.hourglass.Delivery;
+import dev.hourglass.JobSpec;
+import dev.hourglass.Queue;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A long-poll claim whose client goes is given up, and what it leased goes back at once, the
+ * attempt not counted: nothing waits for the lease (30 s by default) to lapse.
+ */
+class GoneClaimTest extends ContractTestBase {
+  private static final Pattern WAITING =
+      Pattern.compile("(?m)^hourglass_claims_waiting(?:\\{[^}]*\\})? (\\S+)$");
+
+  @Test
+  void aClaimWhoseClientClosesItsSocketIsGivenUpAndTheNextConsumerGetsTheJob() throws Exception {
+    try (Socket gone = new Socket("127.0.0.1", s.server().port())) {
+      sendClaim(gone, "{\"max\":10,\"waitMs\":30000}");
+      await("the claim waits")
+          .atMost(Duration.ofSeconds(20))
+          .pollInterval(Duration.ofMillis(10))
+          .until(() -> claimsWaiting() == 1);
+    }
+    await("the server notices the client went and gives its claim up")
+        .atMost(Duration.ofSeconds(10))
+        .pollInterval(Duration.ofMillis(10))
+        .until(() -> claimsWaiting() == 0);
+
+    long enqueued = System.nanoTime();
+    enqueue(s, "q", j("{'id':'a','payload':1}"));
+    JsonNode jobs = claim(s, "q", j("{'max':10,'waitMs':5000}"));
+    Duration took = Duration.ofNanos(System.nanoTime() - enqueued);
+
+    assertThat(ids(jobs)).containsExactly("a");
+    assertThat(jobs.get(0).get("attempt").asInt()).isEqualTo(1);
+    assertThat(took)
+        .as("from the enqueue to the second consumer's answer")
+        .isLessThan(Duration.ofSeconds(1));
+    assertThat(stats("q").inflight()).isEqualTo(1);
+  }
+
+  /**
+   * The claim answers with jobs, and the client resets its connection while the answer is being
+   * written: the answer is larger than the socket buffers and the client reads only its first
+   * bytes, so the write is surely under way and cannot finish. The jobs go back at once.
+   */
+  @Test
+  void jobsWhoseAnswerCouldNotBeWrittenGoBackAtOnce() throws Exception {
+    Queue<byte[]> q = s.server().hourglass().queue("q");
+    String big = "\"" + "x".repeat(900_000) + "\"";
+    List<String> expected = new ArrayList<>();
+    for (int i = 0; i < 20; i++) {
+      q.enqueue(JobSpec.builder().id("big" + i).payload(big).build());
+      expected.add("big" + i);
+    }
+
+    try (Socket gone = new Socket()) {
+      gone.setReceiveBufferSize(4096);
+      gone.connect(new java.net.InetSocketAddress("127.0.0.1", s.server().port()));
+      gone.setSoTimeout(20_000);
+      sendClaim(gone, "{\"max\":100,\"waitMs\":30000}");
+      InputStream in = gone.getInputStream();
+      assertThat(new String(in.readNBytes(12), StandardCharsets.US_ASCII))
+          .as("the answer has begun")
+          .isEqualTo("HTTP/1.1 200");
+      assertThat(q.stats().inflight()).isEqualTo(20);
+      gone.setSoLinger(true, 0); // close with a reset: the server's pending write fails
+    }
+
+    Set<String> got = new HashSet<>();
+    await("the jobs are ready again and claimed by the next consumer")
+        .atMost(Duration.ofSeconds(10))
+        .pollInterval(Duration.ofMillis(10))
+        .until(
+            () -> {
+              for (Delivery<byte[]> d : q.claim(100, null)) {
+                assertThat(d.attempt()).as("attempt of %s", d.id()).isEqualTo(1);
+                got.add(d.id());
+              }
+              return got.size() == expected.size();
+            });
+    assertThat(got).containsExactlyInAnyOrderElementsOf(expected);
+  }
+
+  /** A client that stays gets its jobs, and its connection serves its next request. */
+  @Test
+  void aClientThatStaysGetsItsJobsAndKeepsItsConnection() throws Exception {
+    try (Socket stays = new Socket("127.0.0.1", s.server().port())) {
+      stays.setSoTimeout(20_000);
+      sendClaim(stays, "{\"max\":10,\"waitMs\":30000}");
+      await("the claim waits")
+          .atMost(Duration.ofSeconds(20))
+          .pollInterval(Duration.ofMillis(10))
+          .until(() -> claimsWaiting() == 1);
+      enqueue(s, "q", j("{'id':'a','payload':1}"));
+      RawHttp.Answer first = RawHttp.read(stays.getInputStream(), false);
+      assertThat(first.status()).isEqualTo(200);
+      assertThat(first.text()).contains("\"id\":\"a\"").contains("\"attempt\":1");
+
+      sendClaim(stays, "{\"max\":10,\"waitMs\":0}");
+      RawHttp.Answer second = RawHttp.read(stays.getInputStream(), false);
+      assertThat(second.status()).as("the next claim on the same connection").isEqualTo(200);
+      assertThat(second.text()).isEqualTo("{\"jobs\":[]}");
+    }
+  }
+
+  private static void sendClaim(Socket socket, String body) throws IOException {
+    OutputStream out = socket.getOutputStream();
+    out.write(
+        ("POST /v1/queues/q/claim HTTP/1.1\r\nHost: localhost\r\n"
+                + "Content-Type: application/json\r\nContent-Length: "
+                + body.length()
+                + "\r\n\r\n"
+                + body)
+            .getBytes(StandardCharsets.US_ASCII));
+    out.flush();
+  }
+
+  /** The server's {@code hourglass_claims_waiting} gauge, from {@code GET /metrics}. */
+  private long claimsWaiting() {
+    Matcher m = WAITING.matcher(s.get("/metrics").body());
+    assertThat(m.find()).as("hourglass_claims_waiting in /metrics").isTrue();
+    return (long) Double.parseDouble(m.group(1));
+  }
+}
