@@ -11,11 +11,13 @@ import dev.hourglass.server.http.RequestBodies;
 import dev.hourglass.server.http.Routes;
 import dev.hourglass.server.metrics.Metrics;
 import dev.hourglass.server.push.PushDeliveries;
+import dev.hourglass.server.series.QueueSeries;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -41,6 +43,7 @@ public final class HourglassServer implements AutoCloseable {
   private final RedisServer embedded;
   private final Hourglass hourglass;
   private final PushDeliveries push;
+  private final QueueSeries series;
   private final ApiContext api;
   private final Ops ops;
   private final Javalin app;
@@ -73,12 +76,14 @@ public final class HourglassServer implements AutoCloseable {
               .build();
       metrics.bind(hourglass);
       this.push = new PushDeliveries(hourglass, metrics, config.shutdownTimeout());
+      this.series = new QueueSeries(hourglass, metrics.lateness(), Clock.systemUTC());
       this.api =
           new ApiContext(
               hourglass,
               new Auth(config.tokens()),
               metrics,
               push,
+              series,
               config.maxPayloadBytes(),
               config.maxBodyBytes());
       this.ops = new Ops(hourglass, metrics);
@@ -112,6 +117,7 @@ public final class HourglassServer implements AutoCloseable {
               });
       app.start();
       push.start();
+      series.start();
     } catch (RuntimeException e) {
       if (embedded != null) {
         embedded.stop();
@@ -185,6 +191,11 @@ public final class HourglassServer implements AutoCloseable {
     return hourglass;
   }
 
+  /** The dashboard's queue series; for tests, which take samples when they need them. */
+  public QueueSeries series() {
+    return series;
+  }
+
   /**
    * Every route Javalin serves, as {@code "METHOD /path"} (e.g. {@code "GET /v1/queues/{queue}"}):
    * what the OpenAPI document must describe; before/after filters are left out. For tests.
@@ -211,6 +222,7 @@ public final class HourglassServer implements AutoCloseable {
       log.warn("HTTP server did not stop cleanly: {}", e.getMessage());
     }
     pushes.join();
+    series.close();
     hourglass.close();
     if (embedded != null) {
       embedded.stop();

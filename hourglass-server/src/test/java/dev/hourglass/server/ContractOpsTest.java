@@ -68,8 +68,7 @@ class ContractOpsTest extends ContractTestBase {
   }
 
   @ParameterizedTest
-  @ValueSource(
-      strings = {"/v1/queues/q/claim", "/v1/queues/q/pause", "/v1/queues/q/dead/requeue"})
+  @ValueSource(strings = {"/v1/queues/q/claim", "/v1/queues/q/pause", "/v1/queues/q/dead/requeue"})
   void headOnARouteWithoutGetIs405(String path) {
     TestServer.Response head = s.call("HEAD", path, null);
 

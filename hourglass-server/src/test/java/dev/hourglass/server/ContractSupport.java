@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.hourglass.embedded.RedisServer;
+import dev.hourglass.server.auth.Role;
+import dev.hourglass.server.auth.TokenRule;
 import dev.hourglass.testing.RedisExtension;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -54,7 +56,24 @@ final class ContractSupport {
   /** A connection's id in a line of CLIENT LIST. */
   private static final Pattern CLIENT_ID = Pattern.compile("(?:^|\\s)id=(\\d+)\\s");
 
+  /** Tokens of {@link #adminAndViewer}. */
+  static final String ADMIN_TOKEN = "admin-token-0123456789";
+
+  static final String VIEWER_TOKEN = "viewer-token-0123456789";
+
   private ContractSupport() {}
+
+  /**
+   * A server with auth on: {@link #ADMIN_TOKEN} (admin, every queue) and {@link #VIEWER_TOKEN}
+   * (viewer, on the queues matching {@code viewerQueues}).
+   */
+  static TestServer adminAndViewer(String redisUri, String viewerQueues) {
+    return TestServer.startQuickStop(
+        redisUri,
+        List.of(
+            TokenRule.of("ops", ADMIN_TOKEN, Role.ADMIN, List.of("*")),
+            TokenRule.of("wall", VIEWER_TOKEN, Role.VIEWER, List.of(viewerQueues))));
+  }
 
   /** JSON text written with single quotes for readability: {@code j("{'a':1}")}. */
   static String j(String singleQuoted) {

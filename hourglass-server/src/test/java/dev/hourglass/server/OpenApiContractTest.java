@@ -24,7 +24,14 @@ class OpenApiContractTest extends ContractTestBase {
   private static final Set<String> METHODS =
       Set.of("get", "put", "post", "delete", "options", "head", "patch", "trace");
   private static final Set<String> PUBLIC =
-      Set.of("/health/live", "/health/ready", "/", "/openapi.json", "/docs", "/docs/{file}");
+      Set.of(
+          "/health/live",
+          "/health/ready",
+          "/",
+          "/dashboard/{file}",
+          "/openapi.json",
+          "/docs",
+          "/docs/{file}");
 
   private JsonNode document() {
     TestServer.Response r = s.get("/openapi.json");

@@ -7,7 +7,9 @@ import java.util.Set;
 public enum Role {
   ADMIN(EnumSet.allOf(Permission.class)),
   PRODUCER(EnumSet.of(Permission.PRODUCE, Permission.READ, Permission.METRICS)),
-  CONSUMER(EnumSet.of(Permission.CONSUME, Permission.READ, Permission.METRICS));
+  CONSUMER(EnumSet.of(Permission.CONSUME, Permission.READ, Permission.METRICS)),
+  /** Looks and changes nothing: reads queues, jobs, dead letters and series, and /metrics. */
+  VIEWER(EnumSet.of(Permission.READ, Permission.METRICS));
 
   private final Set<Permission> permissions;
 

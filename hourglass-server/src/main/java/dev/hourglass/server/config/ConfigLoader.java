@@ -25,8 +25,8 @@ import java.util.Optional;
  * ConfigException} that names the setting.
  *
  * <p>The YAML file holds the same keys as the flags ({@code port: 8080}) plus {@code tokens}, a
- * list of {@code {name, token, role: admin|producer|consumer, queues: [patterns]}}. Unknown keys
- * are refused, so a typo does not silently fall back to a default.
+ * list of {@code {name, token, role: admin|producer|consumer|viewer, queues: [patterns]}}. Unknown
+ * keys are refused, so a typo does not silently fall back to a default.
  */
 public final class ConfigLoader {
   private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
@@ -154,13 +154,13 @@ public final class ConfigLoader {
               .orElseThrow(
                   () ->
                       new ConfigException(
-                          where + ".role: is required (admin, producer or consumer)"));
+                          where + ".role: is required (admin, producer, consumer or viewer)"));
       Role role;
       try {
         role = Role.valueOf(roleText.toUpperCase(Locale.ROOT));
       } catch (IllegalArgumentException e) {
         throw new ConfigException(
-            where + ".role: must be admin, producer or consumer, was " + roleText);
+            where + ".role: must be admin, producer, consumer or viewer, was " + roleText);
       }
       List<String> queues = new ArrayList<>();
       JsonNode q = t.get("queues");

@@ -5,6 +5,7 @@ import dev.hourglass.Hourglass;
 import dev.hourglass.server.auth.Auth;
 import dev.hourglass.server.metrics.Metrics;
 import dev.hourglass.server.push.PushDeliveries;
+import dev.hourglass.server.series.QueueSeries;
 import io.javalin.http.Context;
 import java.util.List;
 import java.util.Set;
@@ -18,6 +19,7 @@ public final class ApiContext {
   final Auth auth;
   final Metrics metrics;
   final PushDeliveries push;
+  final QueueSeries series;
   final int maxPayloadBytes;
   private final long maxBodyBytes;
 
@@ -30,6 +32,7 @@ public final class ApiContext {
       Auth auth,
       Metrics metrics,
       PushDeliveries push,
+      QueueSeries series,
       int maxPayloadBytes,
       long maxBodyBytes) {
     this.hourglass = hourglass;
@@ -37,6 +40,7 @@ public final class ApiContext {
     this.auth = auth;
     this.metrics = metrics;
     this.push = push;
+    this.series = series;
     this.maxPayloadBytes = maxPayloadBytes;
     metrics.claimsWaiting(waits::size);
     this.maxBodyBytes = maxBodyBytes;

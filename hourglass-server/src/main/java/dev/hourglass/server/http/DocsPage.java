@@ -6,7 +6,6 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.Map;
 import java.util.Properties;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * {@code GET /docs}: Swagger UI on {@code /openapi.json}, its files served from the swagger-ui
@@ -20,10 +19,13 @@ final class DocsPage {
           "swagger-ui.css", "text/css; charset=utf-8",
           "swagger-ui-bundle.js", "text/javascript; charset=utf-8");
 
-  private final byte[] page = read(PAGE);
-  private final String webjarDir =
-      "/META-INF/resources/webjars/swagger-ui/" + webjarVersion() + "/";
-  private final Map<String, byte[]> loaded = new ConcurrentHashMap<>();
+  private final byte[] page = Resources.read(PAGE);
+  private final PageFiles files =
+      new PageFiles(
+          "/docs/",
+          "/META-INF/resources/webjars/swagger-ui/" + webjarVersion() + "/",
+          FILES,
+          "max-age=86400");
 
   void page(Context ctx) {
     ctx.contentType("text/html; charset=utf-8");
@@ -32,14 +34,7 @@ final class DocsPage {
 
   /** One of the page's files; 404 {@code not_found} for any other name. */
   void file(Context ctx) {
-    String name = ctx.pathParam("file");
-    String type = FILES.get(name);
-    if (type == null) {
-      throw new ApiException(404, "not_found", "no such file: /docs/" + name);
-    }
-    ctx.contentType(type);
-    ctx.header("Cache-Control", "max-age=86400");
-    ctx.result(loaded.computeIfAbsent(name, n -> read(webjarDir + n)));
+    files.serve(ctx);
   }
 
   private static String webjarVersion() {
@@ -50,17 +45,6 @@ final class DocsPage {
       Properties p = new Properties();
       p.load(in);
       return p.getProperty("version");
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
-  private static byte[] read(String path) {
-    try (InputStream in = DocsPage.class.getResourceAsStream(path)) {
-      if (in == null) {
-        throw new IllegalStateException("missing from the jar: " + path);
-      }
-      return in.readAllBytes();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -3,24 +3,18 @@ package dev.hourglass.server.http;
 import dev.hourglass.Hourglass;
 import dev.hourglass.server.metrics.Metrics;
 import io.javalin.http.Context;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 
-/** Health, metrics, the dashboard page and the OpenAPI document. */
+/** Health, metrics and the OpenAPI document. */
 public final class Ops {
-  private static final String DASHBOARD = "/dev/hourglass/server/dashboard/index.html";
   private static final String OPENAPI = "/dev/hourglass/server/openapi.json";
 
   private final Metrics metrics;
-  private final byte[] dashboard;
   private final byte[] openapi;
   private final ReadinessProbe readiness;
 
   public Ops(Hourglass hourglass, Metrics metrics) {
     this.metrics = metrics;
-    this.dashboard = resource(DASHBOARD);
-    this.openapi = resource(OPENAPI);
+    this.openapi = Resources.read(OPENAPI);
     this.readiness = new ReadinessProbe(hourglass);
   }
 
@@ -39,25 +33,9 @@ public final class Ops {
     ctx.result(metrics.scrape());
   }
 
-  void dashboard(Context ctx) {
-    ctx.contentType("text/html; charset=utf-8");
-    ctx.result(dashboard);
-  }
-
   /** The OpenAPI 3.1 document of this API (see OpenApiContractTest, which keeps it complete). */
   void openapi(Context ctx) {
     ctx.contentType("application/json");
     ctx.result(openapi);
-  }
-
-  private static byte[] resource(String path) {
-    try (InputStream in = Ops.class.getResourceAsStream(path)) {
-      if (in == null) {
-        throw new IllegalStateException("missing from the jar: " + path);
-      }
-      return in.readAllBytes();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 }

@@ -29,6 +29,8 @@ public final class Routes {
     DeadApi dead = new DeadApi(api);
     LifecycleApi lifecycle = new LifecycleApi(api);
     DocsPage docs = new DocsPage();
+    DashboardPage dashboard = new DashboardPage();
+    SeriesApi series = new SeriesApi(api);
     var r = config.routes;
 
     r.post(Q + "/jobs", queue(api, Permission.PRODUCE, jobs::enqueue));
@@ -56,11 +58,14 @@ public final class Routes {
     r.post(Q + "/pause", queue(api, Permission.ADMIN, lifecycle::pause));
     r.post(Q + "/resume", queue(api, Permission.ADMIN, lifecycle::resume));
     get(r, Q + "/due", queue(api, Permission.READ, lifecycle::due));
+    get(r, Q + "/series", queue(api, Permission.READ, series::series));
+    get(r, "/v1/rates", any(api, Permission.READ, series::rates));
 
     get(r, "/health/live", ops::live);
     get(r, "/health/ready", ops::ready);
     get(r, "/metrics", any(api, Permission.METRICS, ops::metrics));
-    get(r, "/", ops::dashboard);
+    get(r, "/", dashboard::page);
+    get(r, "/dashboard/{file}", dashboard::file);
     get(r, "/openapi.json", ops::openapi);
     get(r, "/docs", docs::page);
     get(r, "/docs/{file}", docs::file);

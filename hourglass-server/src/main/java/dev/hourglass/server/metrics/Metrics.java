@@ -2,6 +2,7 @@ package dev.hourglass.server.metrics;
 
 import dev.hourglass.Hourglass;
 import dev.hourglass.micrometer.HourglassMetrics;
+import dev.hourglass.server.series.LatenessSamples;
 import dev.hourglass.spi.ScriptListener;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Timer;
@@ -34,6 +35,7 @@ public final class Metrics implements ScriptListener {
   private final PrometheusMeterRegistry registry =
       new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   private final HourglassMetrics hourglassMetrics = new HourglassMetrics(registry);
+  private final LatenessSamples lateness = new LatenessSamples();
 
   public Metrics() {
     // The JVM's and the process's own, as every Java service exports them.
@@ -85,6 +87,12 @@ public final class Metrics implements ScriptListener {
   /** A job was handed to a consumer ({@code pull}) or a push endpoint ({@code push}). */
   public void delivered(String queue, String mode, Instant dueAt) {
     hourglassMetrics.delivered(queue, mode, dueAt);
+    lateness.record(queue, System.currentTimeMillis() - dueAt.toEpochMilli());
+  }
+
+  /** The lateness of this server's deliveries, for the dashboard's series. */
+  public LatenessSamples lateness() {
+    return lateness;
   }
 
   /** The Prometheus text of every meter, with per-queue meters registered for new queues. */
