@@ -6,6 +6,7 @@ import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
@@ -127,13 +128,17 @@ final class DashboardBrowser implements AutoCloseable {
   }
 
   /**
-   * Saves a screenshot as {@code docs/screenshots/<name>.png} (committed, shown by the README) and
-   * in the build directory's {@code screenshots/}.
+   * Saves a screenshot in the build directory's {@code screenshots/}, and also as {@code
+   * docs/screenshots/<name>.png} (committed, shown by the README) when the build runs with {@code
+   * -Dhg.docs.screenshots=true}: a plain build leaves the source tree as it was.
    */
   void screenshot(String name) {
     byte[] png = driver.getScreenshotAs(OutputType.BYTES);
-    for (Path dir :
-        List.of(Path.of("..", "docs", "screenshots"), buildDir().resolve("screenshots"))) {
+    List<Path> dirs = new ArrayList<>(List.of(buildDir().resolve("screenshots")));
+    if (Boolean.getBoolean("hg.docs.screenshots")) {
+      dirs.add(Path.of("..", "docs", "screenshots"));
+    }
+    for (Path dir : dirs) {
       try {
         Files.createDirectories(dir);
         Files.write(dir.resolve(name + ".png"), png);
