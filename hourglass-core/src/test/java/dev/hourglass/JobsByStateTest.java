@@ -123,6 +123,23 @@ class JobsByStateTest extends HourglassTestBase {
   }
 
   @Test
+  void aJobPlacedByAClientWhoseClockLagsIsStillOnTheRightPage() {
+    Hourglass good = manual();
+    Queue<byte[]> q =
+        good.configureQueue(
+            "skew", QueueSettings.builder().partitions(1).slotWidth(Duration.ofSeconds(1)).build());
+    MovableClock clock = new MovableClock();
+    Hourglass lagging = client(b -> b.backgroundPromoter(false).clock(clock));
+    clock.advance(Duration.ofSeconds(-3)); // its estimate of the server clock lags by 3 s
+    q.enqueue(spec("A").delay(Duration.ofMillis(60_500)).build());
+    lagging.queue("skew").enqueue(spec("B").delay(Duration.ofMillis(61_500)).build());
+
+    // The lagging client proposes a slot that starts 3 s before B is due: the script puts B in
+    // near instead, so a page after A's cursor still finds it.
+    assertThat(all(q, JobState.DELAYED, 1)).extracting(JobInfo::id).containsExactly("A", "B");
+  }
+
+  @Test
   void badLimitsAndCursorsAreRefused() {
     Queue<byte[]> q = manual().queue("bad");
     q.enqueue(job("a"));

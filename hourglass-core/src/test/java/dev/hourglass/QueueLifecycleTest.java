@@ -2,10 +2,15 @@ package dev.hourglass;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
+import dev.hourglass.internal.store.Keys;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /** Pause, resume and delete, checked in Redis itself. */
@@ -34,6 +39,90 @@ class QueueLifecycleTest extends HourglassTestBase {
     List<String> ids = new java.util.ArrayList<>(got.stream().map(Delivery::id).toList());
     q.claim(10, null).forEach(d -> ids.add(d.id()));
     assertThat(ids).containsExactlyInAnyOrder("before", "during");
+  }
+
+  @Test
+  void resumeWakesAWaitingClaimForAJobThatFellDueInASlotListWhilePaused() throws Exception {
+    Hourglass h = manual();
+    Queue<byte[]> q =
+        h.configureQueue(
+            "resume",
+            QueueSettings.builder().partitions(1).slotWidth(Duration.ofMillis(500)).build());
+    EnqueueResult r = q.enqueue(spec("s").delay(Duration.ofSeconds(2)).build());
+    q.pause();
+    awaitRedisClockPast(r.runAt());
+    CompletableFuture<List<Delivery<byte[]>>> waiting =
+        q.claimAsync(1, null, Duration.ofMinutes(5));
+    await().atMost(Duration.ofSeconds(30)).until(() -> !blockedInBlpop().isEmpty());
+
+    q.resume();
+
+    // Woken by the resume: its own wait would last five minutes.
+    assertThat(waiting.get(60, TimeUnit.SECONDS)).extracting(Delivery::id).containsExactly("s");
+  }
+
+  @Test
+  void aForcedDeleteAlsoDeletesAJobEnqueuedWhileItRuns() {
+    AtomicBoolean fired = new AtomicBoolean();
+    AtomicReference<Runnable> onDrop = new AtomicReference<>();
+    Hourglass h =
+        client(
+            b ->
+                b.backgroundPromoter(false)
+                    .scriptListener(
+                        (script, elapsed, failure) -> {
+                          if (script.equals("drop") && fired.compareAndSet(false, true)) {
+                            onDrop.get().run();
+                          }
+                        }));
+    Hourglass other = manual();
+    Queue<byte[]> q = h.configureQueue("race", QueueSettings.builder().partitions(3).build());
+    q.enqueue(job(idIn(1, 3, "x")));
+    // Enqueued through another client (which takes the queue for existing) right after the first
+    // partition was dropped: it recreates that partition.
+    onDrop.set(() -> other.queue("race").enqueueAsync(job(idIn(0, 3, "late"))).join());
+
+    assertThat(q.deleteWithJobs()).isEqualTo(2);
+
+    assertThat(redis.server().command("KEYS", "*race*")).isBlank();
+  }
+
+  @Test
+  void aDeleteThatFindsAJobEnqueuedWhileItRanLeavesTheQueueListedWithIt() {
+    AtomicBoolean fired = new AtomicBoolean();
+    AtomicReference<Runnable> onDelete = new AtomicReference<>();
+    Hourglass h =
+        client(
+            b ->
+                b.backgroundPromoter(false)
+                    .scriptListener(
+                        (script, elapsed, failure) -> {
+                          if (script.equals("queue_delete") && fired.compareAndSet(false, true)) {
+                            onDelete.get().run();
+                          }
+                        }));
+    Hourglass other = manual();
+    Queue<byte[]> q = h.configureQueue("race", QueueSettings.builder().partitions(3).build());
+    String late = idIn(2, 3, "late");
+    q.enqueue(job("first"));
+    q.ack(q.claim(1, null).get(0));
+    Queue<byte[]> stale = other.queue("race");
+    stale.stats(); // reads the settings now: it takes the queue for existing from here on
+    onDelete.set(() -> stale.enqueueAsync(job(late)).join());
+
+    assertThatThrownBy(q::delete).isInstanceOf(QueueNotEmptyException.class);
+
+    assertThat(h.queueNames()).contains("race");
+    assertThat(q.settings().partitions()).isEqualTo(3);
+    assertThat(q.get(late)).isPresent();
+  }
+
+  private static String idIn(int partition, int partitions, String prefix) {
+    for (int i = 0; ; i++) {
+      if (Keys.partitionOf(prefix + i, partitions) == partition) {
+        return prefix + i;
+      }
+    }
   }
 
   @Test

@@ -33,11 +33,14 @@ final class QueueLifecycle {
   }
 
   /**
-   * Deletes the queue: its partitions, then its registry entry and settings. Without {@code
-   * withJobs}, a queue holding a job in any state is refused with {@link QueueNotEmptyException}
-   * before anything changes (and each partition checks again as it goes, atomically: a job enqueued
-   * meanwhile makes it refuse, having deleted only empty partitions). The future holds how many
-   * jobs were deleted.
+   * Deletes the queue: its partitions, then its registry entry and settings, then its partitions
+   * once more. Without {@code withJobs}, a queue holding a job in any state is refused with {@link
+   * QueueNotEmptyException} before anything changes (and each partition checks again as it goes,
+   * atomically: a job enqueued meanwhile makes it refuse, having deleted only empty partitions).
+   * The second pass finds a job that a client, still taking the queue for existing, enqueued while
+   * the partitions were dropped: a forced delete deletes it too; otherwise the queue is registered
+   * again with its settings, so the job is not left in a queue nobody lists, and the delete is
+   * refused. The future holds how many jobs were deleted.
    */
   CompletableFuture<Long> delete(boolean withJobs) {
     CompletableFuture<Void> checked =
@@ -53,17 +56,32 @@ final class QueueLifecycle {
                     });
     return checked
         .thenCompose(ok -> queue.topology.snapshotAsync())
-        .thenCompose(s -> drop(s, withJobs, 0, 0))
         .thenCompose(
-            jobs ->
-                store
-                    .registry()
-                    .deleteQueue(queue.name())
-                    .thenApply(
-                        version -> {
-                          queue.topology.forget();
-                          return jobs;
-                        }));
+            s ->
+                drop(s, withJobs, 0, 0)
+                    .thenCompose(
+                        jobs ->
+                            store
+                                .registry()
+                                .deleteQueue(queue.name())
+                                .thenCompose(version -> drop(s, withJobs, 0, jobs))
+                                .handle(
+                                    (total, failure) -> {
+                                      queue.topology.forget();
+                                      if (failure == null) {
+                                        return CompletableFuture.completedFuture(total);
+                                      }
+                                      // Put the queue back around the job that arrived meanwhile.
+                                      return store
+                                          .registry()
+                                          .upsertQueue(
+                                              queue.name(),
+                                              true,
+                                              SettingsCodec.toFields(s.settings()))
+                                          .<Long>thenCompose(
+                                              r -> CompletableFuture.failedFuture(failure));
+                                    })
+                                .thenCompose(f -> f)));
   }
 
   private CompletableFuture<Long> drop(Snapshot s, boolean withJobs, int index, long jobs) {

@@ -22,7 +22,10 @@ final class QueueTopology {
       return partitions.get(Keys.partitionOf(id, partitions.size()));
     }
 
-    /** How long before a slot list starts the promoter loads it: one slot width. */
+    /**
+     * How long before a slot list starts the promoter loads it: one slot width. Scripts take it as
+     * the width a slot list covers too (place.lua).
+     */
     long lookaheadMs() {
       return settings.slotWidth().toMillis();
     }

@@ -100,7 +100,7 @@ for j = 0, n - 1 do
     end
     -- Where placement() (place.lua) says, collected to be written after the loop.
     local slot_key = KEYS[11 + 2 * j]
-    local where = placement(due, now, slot_key, slot_start)
+    local where = placement(due, now, slot_key, slot_start, lookahead)
     local state = 'delayed'
     if where == 'ready' then
       state = 'ready'

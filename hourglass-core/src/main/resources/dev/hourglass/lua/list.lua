@@ -19,13 +19,34 @@ local now = now_ms()
 local complete = 1
 if clock_work_due(now) then
   local c = catch_up(now, now + 1, 1000, declared)
-  if c.need then return need_slots(c.need) end
+  if c.need then
+    -- Keep the slot lists this call declared for the listing too, so the rounds converge.
+    local need, listed = {}, {}
+    for _, s in ipairs(c.need) do
+      need[#need + 1] = tonumber(s)
+      listed[tonumber(s)] = true
+    end
+    for start in pairs(declared) do
+      if not listed[start] then need[#need + 1] = start end
+    end
+    return need_slots(need)
+  end
   if c.more then complete = 0 end
   wake(c.made_ready)
 end
 
+-- a < b by bytes, as sorted sets order members of equal score (Lua's < on strings follows the locale).
+local function bytes_before(a, b)
+  local n = math.min(#a, #b)
+  for i = 1, n do
+    local x, y = string.byte(a, i), string.byte(b, i)
+    if x ~= y then return x < y end
+  end
+  return #a < #b
+end
+
 local function beyond_cursor(score, id)
-  return after == nil or score > after or (score == after and id > after_id)
+  return after == nil or score > after or (score == after and bytes_before(after_id, id))
 end
 
 -- Appends { id, score } of up to limit members of key with lo <= score <= hi after the cursor, in key order.
@@ -45,8 +66,9 @@ local function zpage(key, lo, hi, out)
   return out
 end
 
--- Delayed jobs in slot lists (all due after now once the catch-up ran), from the first list that may hold a job
--- after the cursor until the jobs found due before the next list's start fill the page. Adds them to out.
+-- Delayed jobs in slot lists (all due after now once the catch-up ran; a list holds jobs due within one width
+-- from its start, place.lua), from the first list that may hold a job after the cursor until the jobs found due
+-- before the next list's start fill the page. Adds them to out.
 local function slot_jobs(out)
   local from = -math.huge
   if after ~= nil then from = after - width end
@@ -90,7 +112,7 @@ elseif state == 'delayed' then
   found = zpage(K_NEAR, now + 1, math.huge, {})
   local need = slot_jobs(found)
   if need then return need end
-  table.sort(found, function(a, b) return a[2] < b[2] or (a[2] == b[2] and a[1] < b[1]) end)
+  table.sort(found, function(a, b) return a[2] < b[2] or (a[2] == b[2] and bytes_before(a[1], b[1])) end)
 elseif state == 'inflight' then
   found = zpage(K_INFLIGHT, LEASES_FROM, math.huge, {})
 else

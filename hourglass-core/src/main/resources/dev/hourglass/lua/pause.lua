@@ -8,6 +8,8 @@ load_meta(true)
 if ARGV[2] == '1' then
   redis.call('HSET', K_META, 'paused', '1')
 elseif redis.call('HDEL', K_META, 'paused') == 1 then
-  wake(redis.call('ZCOUNT', K_NEAR, '-inf', now_ms()))
+  -- At least one token: jobs that fell due in a slot list or by a lapsed lease while paused are not in near yet,
+  -- and the consumer that wakes catches up before it claims, and passes the wake-up on.
+  wake(math.max(1, redis.call('ZCOUNT', K_NEAR, '-inf', now_ms())))
 end
 return { OK }

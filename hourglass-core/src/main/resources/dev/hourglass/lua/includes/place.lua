@@ -9,13 +9,16 @@ local function watermark(now)
 end
 
 -- Where a job due at `due` belongs: 'ready' when due (it goes into near, where claim finds it at once); 'near' when
--- due before the watermark; 'slot' when the slot the caller proposed is valid (watermark <= slot start <= due);
+-- due before the watermark; 'slot' when the slot the caller proposed is valid (watermark <= slot start <= due <
+-- slot start + width: a slot list holds the jobs due within its width, which listing by due time relies on);
 -- else 'near'. The caller proposes the slot from its estimate of the server clock: a poor estimate costs near
--- memory, never correctness.
-local function placement(due, now, slot_key, slot_start)
+-- memory, never correctness. The width is the queue's slot width (the scripts' lookahead).
+local function placement(due, now, slot_key, slot_start, width)
   if due <= now then return 'ready' end
   local wm = watermark(now)
-  if due >= wm and slot_key and slot_start >= wm and slot_start <= due then return 'slot' end
+  if due >= wm and slot_key and slot_start >= wm and slot_start <= due and due < slot_start + width then
+    return 'slot'
+  end
   return 'near'
 end
 
@@ -23,7 +26,7 @@ end
 -- ready; else promoters, for when it falls due (near) or its slot must load (lookahead ms before the slot starts).
 -- Returns the state, 'ready' or 'delayed'.
 local function place(id, due, now, slot_key, slot_start, lookahead)
-  local where = placement(due, now, slot_key, slot_start)
+  local where = placement(due, now, slot_key, slot_start, lookahead)
   if where == 'slot' then
     if redis.call('RPUSH', slot_key, id) == 1 then redis.call('ZADD', K_SLOTS, slot_start, slot_start) end
     clock_work_at(slot_start)

@@ -3,6 +3,7 @@ package dev.hourglass.server.http;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.hourglass.JobState;
 import dev.hourglass.Queue;
+import dev.hourglass.QueueNotEmptyException;
 import dev.hourglass.server.push.DeliveryConfig;
 import io.javalin.http.Context;
 import java.time.Duration;
@@ -71,19 +72,32 @@ final class LifecycleApi {
       throw ApiException.invalidField("force", "must be true or false");
     }
     Queue<byte[]> q = api.queues.existing(queue);
-    if (!"true".equals(force) && q.stats().total() > 0) {
+    boolean withJobs = "true".equals(force);
+    if (!withJobs && q.stats().total() > 0) {
       q.delete(); // refuses, naming how many jobs it holds
     }
-    // This server's pusher would create the queue again with its next claim.
+    // This server's pusher would create the queue again with its next claim: stopped first, and
+    // started again as it was when the delete is refused.
+    DeliveryConfig delivery =
+        DeliveryConfig.fromAttribute(q.settings().attributes().get(DeliveryConfig.ATTRIBUTE));
     api.push.apply(queue, DeliveryConfig.PULL);
-    if ("true".equals(force)) {
-      long n = q.deleteWithJobs();
-      api.queues.forget(queue);
+    long n;
+    try {
+      n = withJobs ? q.deleteWithJobs() : deleteEmpty(q);
+    } catch (QueueNotEmptyException e) {
+      api.push.apply(queue, delivery);
+      throw e;
+    }
+    api.queues.forget(queue);
+    if (withJobs) {
       Http.json(ctx, 200, JsonOut.object().put("count", n));
     } else {
-      q.delete();
-      api.queues.forget(queue);
       ctx.status(204);
     }
+  }
+
+  private static long deleteEmpty(Queue<byte[]> q) {
+    q.delete();
+    return 0;
   }
 }
