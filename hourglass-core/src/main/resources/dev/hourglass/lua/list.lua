@@ -5,7 +5,7 @@
 -- (inflight) or time of death (dead); ties by id. The page holds the first jobs after the cursor (score, id).
 -- KEYS[1..9] the partition keys; KEYS[10..9+S] every pool HASH in index order; then m declared slot LISTs.
 -- ARGV[1] pools S; ARGV[2] state: delayed, ready, inflight or dead; ARGV[3] cursor score, or '' for the first
---   page; ARGV[4] cursor id; ARGV[5] limit; ARGV[6] slot width ms (a slot list holds jobs due in its width); ARGV[7]
+--   page; ARGV[4] cursor id; ARGV[5] limit; ARGV[6] slot width ms (a slot list holds jobs due within two); ARGV[7]
 --   m, the number of declared slot lists; ARGV[8..7+m] their starts.
 -- Reply: { OK, complete (0 when a catch-up budget ran out: call again), then per job: id, record, score }, or
 --   { NEED_SLOTS, slot starts... }.
@@ -66,12 +66,12 @@ local function zpage(key, lo, hi, out)
   return out
 end
 
--- Delayed jobs in slot lists (all due after now once the catch-up ran; a list holds jobs due within one width
+-- Delayed jobs in slot lists (all due after now once the catch-up ran; a list holds jobs due within two widths
 -- from its start, place.lua), from the first list that may hold a job after the cursor until the jobs found due
 -- before the next list's start fill the page. Adds them to out.
 local function slot_jobs(out)
   local from = -math.huge
-  if after ~= nil then from = after - width end
+  if after ~= nil then from = after - 2 * width end
   local starts = redis.call('ZRANGEBYSCORE', K_SLOTS, from, '+inf')
   local seen = {}
   for _, e in ipairs(out) do seen[e[1]] = true end

@@ -10,13 +10,14 @@ end
 
 -- Where a job due at `due` belongs: 'ready' when due (it goes into near, where claim finds it at once); 'near' when
 -- due before the watermark; 'slot' when the slot the caller proposed is valid (watermark <= slot start <= due <
--- slot start + width: a slot list holds the jobs due within its width, which listing by due time relies on);
+-- slot start + 2 widths: a slot list holds jobs due within two widths of its start, which listing by due time
+-- relies on; the second width absorbs a caller's clock estimate that is off by up to a width at a slot's edge);
 -- else 'near'. The caller proposes the slot from its estimate of the server clock: a poor estimate costs near
 -- memory, never correctness. The width is the queue's slot width (the scripts' lookahead).
 local function placement(due, now, slot_key, slot_start, width)
   if due <= now then return 'ready' end
   local wm = watermark(now)
-  if due >= wm and slot_key and slot_start >= wm and slot_start <= due and due < slot_start + width then
+  if due >= wm and slot_key and slot_start >= wm and slot_start <= due and due < slot_start + 2 * width then
     return 'slot'
   end
   return 'near'
