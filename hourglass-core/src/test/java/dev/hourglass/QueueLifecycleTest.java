@@ -63,18 +63,8 @@ class QueueLifecycleTest extends HourglassTestBase {
 
   @Test
   void aForcedDeleteAlsoDeletesAJobEnqueuedWhileItRuns() {
-    AtomicBoolean fired = new AtomicBoolean();
     AtomicReference<Runnable> onDrop = new AtomicReference<>();
-    Hourglass h =
-        client(
-            b ->
-                b.backgroundPromoter(false)
-                    .scriptListener(
-                        (script, elapsed, failure) -> {
-                          if (script.equals("drop") && fired.compareAndSet(false, true)) {
-                            onDrop.get().run();
-                          }
-                        }));
+    Hourglass h = clientRunningOnce("drop", onDrop);
     Hourglass other = manual();
     Queue<byte[]> q = h.configureQueue("race", QueueSettings.builder().partitions(3).build());
     q.enqueue(job(idIn(1, 3, "x")));
@@ -89,18 +79,8 @@ class QueueLifecycleTest extends HourglassTestBase {
 
   @Test
   void aDeleteThatFindsAJobEnqueuedWhileItRanLeavesTheQueueListedWithIt() {
-    AtomicBoolean fired = new AtomicBoolean();
     AtomicReference<Runnable> onDelete = new AtomicReference<>();
-    Hourglass h =
-        client(
-            b ->
-                b.backgroundPromoter(false)
-                    .scriptListener(
-                        (script, elapsed, failure) -> {
-                          if (script.equals("queue_delete") && fired.compareAndSet(false, true)) {
-                            onDelete.get().run();
-                          }
-                        }));
+    Hourglass h = clientRunningOnce("queue_delete", onDelete);
     Hourglass other = manual();
     Queue<byte[]> q = h.configureQueue("race", QueueSettings.builder().partitions(3).build());
     String late = idIn(2, 3, "late");
@@ -115,6 +95,23 @@ class QueueLifecycleTest extends HourglassTestBase {
     assertThat(h.queueNames()).contains("race");
     assertThat(q.settings().partitions()).isEqualTo(3);
     assertThat(q.get(late)).isPresent();
+  }
+
+  /**
+   * A client without promoter that runs {@code action} once, when its first call of {@code script}
+   * has completed: the moment a concurrent client's request is injected.
+   */
+  private Hourglass clientRunningOnce(String script, AtomicReference<Runnable> action) {
+    AtomicBoolean fired = new AtomicBoolean();
+    return client(
+        b ->
+            b.backgroundPromoter(false)
+                .scriptListener(
+                    (name, elapsed, failure) -> {
+                      if (name.equals(script) && fired.compareAndSet(false, true)) {
+                        action.get().run();
+                      }
+                    }));
   }
 
   private static String idIn(int partition, int partitions, String prefix) {
