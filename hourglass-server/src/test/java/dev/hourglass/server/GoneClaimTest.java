@@ -103,6 +103,31 @@ class GoneClaimTest extends ContractTestBase {
     assertThat(got).containsExactlyInAnyOrderElementsOf(expected);
   }
 
+  /**
+   * Found by the raw-request fuzz on CI: a client that shuts down its sending side after a waiting
+   * claim (a half-close, as {@code nc -N} does) looks gone, and got no answer at all. It reads an
+   * empty claim, and the job enqueued afterwards goes to the next consumer, attempt 1.
+   */
+  @Test
+  void aClientThatHalfClosesReadsAnEmptyClaim() throws Exception {
+    try (Socket halfClosed = new Socket("127.0.0.1", s.server().port())) {
+      halfClosed.setSoTimeout(20_000);
+      sendClaim(halfClosed, "{\"max\":10,\"waitMs\":30000}");
+      halfClosed.shutdownOutput();
+      RawHttp.Answer answer = RawHttp.read(halfClosed.getInputStream(), false);
+      assertThat(answer.status()).isEqualTo(200);
+      assertThat(answer.text()).isEqualTo("{\"jobs\":[]}");
+    }
+    await("the claim is given up")
+        .atMost(Duration.ofSeconds(10))
+        .pollInterval(Duration.ofMillis(10))
+        .until(() -> claimsWaiting() == 0);
+    enqueue(s, "q", j("{'id':'a','payload':1}"));
+    JsonNode jobs = claim(s, "q", j("{'max':10,'waitMs':5000}"));
+    assertThat(ids(jobs)).containsExactly("a");
+    assertThat(jobs.get(0).get("attempt").asInt()).isEqualTo(1);
+  }
+
   /** A client that stays gets its jobs, and its connection serves its next request. */
   @Test
   void aClientThatStaysGetsItsJobsAndKeepsItsConnection() throws Exception {

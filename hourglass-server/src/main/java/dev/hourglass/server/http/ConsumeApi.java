@@ -29,9 +29,6 @@ final class ConsumeApi {
   static final int MAX_RECEIPT_CHARS = 256;
   static final int MAX_ID_CHARS = 128;
 
-  /** The status recorded (never seen) for a claim whose client went before the answer. */
-  static final int CLIENT_GONE = 499;
-
   private final ApiContext api;
 
   ConsumeApi(ApiContext api) {
@@ -65,9 +62,11 @@ final class ConsumeApi {
             claimed.handle(
                 (jobs, failure) -> {
                   if (watch != null && !watch.stop()) {
-                    // Nobody to answer; a cancelled claim's jobs went back in the core.
+                    // A cancelled claim's jobs went back in the core; hand back any it got. A
+                    // client that only shut down its sending side (nc -N, a half-close) still
+                    // reads this empty answer; for one that closed, the write goes nowhere.
                     handBack(q, jobs);
-                    ctx.status(CLIENT_GONE);
+                    Http.json(ctx, 200, deliveries(queue, List.of()));
                   } else if (failure != null) {
                     ErrorMapper.answer(ctx, failure);
                   } else {
