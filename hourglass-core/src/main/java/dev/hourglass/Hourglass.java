@@ -80,6 +80,9 @@ public interface Hourglass extends AutoCloseable {
    */
   long settingsVersion();
 
+  /** The outbox of finished jobs, for an archive ({@link Outbox}). */
+  Outbox outbox();
+
   /** Starts a worker on a queue of bytes with default options ({@link Queue#worker}). */
   default Worker worker(String queue, JobHandler<byte[]> handler) {
     return queue(queue).worker(handler);

@@ -63,6 +63,7 @@ public final class HourglassClient implements Hourglass {
   final RandomIds random;
   final IdGenerator ids;
   final Promoters promoters;
+  private final RedisOutbox outbox = new RedisOutbox(this);
 
   /** Runs follow-up work of Redis replies off Lettuce's event loop, where nothing may block. */
   final ExecutorService callbacks =
@@ -114,6 +115,12 @@ public final class HourglassClient implements Hourglass {
   RedisQueue engine(String name) {
     checkOpen();
     return queues.computeIfAbsent(Names.queue(name), n -> new RedisQueue(this, n));
+  }
+
+  @Override
+  public dev.hourglass.Outbox outbox() {
+    checkOpen();
+    return outbox;
   }
 
   @Override
