@@ -3,6 +3,7 @@ package dev.hourglass.internal;
 import dev.hourglass.QueueSettings;
 import dev.hourglass.internal.store.Failures;
 import dev.hourglass.internal.store.Keys;
+import dev.hourglass.internal.store.Outboxes;
 import dev.hourglass.internal.store.Partition;
 import dev.hourglass.internal.store.Registry;
 import dev.hourglass.internal.store.Replies.QueueRecord;
@@ -38,6 +39,7 @@ final class QueueTopology {
 
   private final String name;
   private final Registry registry;
+  private final Outboxes outboxes;
   private final Keys keys;
   private final SettingsVersions versions;
   private final QueueSettings defaults;
@@ -46,11 +48,13 @@ final class QueueTopology {
   QueueTopology(
       String name,
       Registry registry,
+      Outboxes outboxes,
       Keys keys,
       SettingsVersions versions,
       QueueSettings defaults) {
     this.name = name;
     this.registry = registry;
+    this.outboxes = outboxes;
     this.keys = keys;
     this.versions = versions;
     this.defaults = defaults;
@@ -106,7 +110,25 @@ final class QueueTopology {
   private CompletableFuture<Snapshot> upsert(QueueSettings settings, boolean createOnly) {
     return registry
         .upsertQueue(name, createOnly, SettingsCodec.toFields(settings))
-        .thenApply(this::store);
+        .thenCompose(
+            record -> {
+              Snapshot s = store(record);
+              return record.created() && record.outboxBound() > 0
+                  ? markOutboxes(s, record.outboxBound())
+                  : CompletableFuture.completedFuture(s);
+            });
+  }
+
+  /**
+   * While finished jobs are recorded for an archive, a queue's partitions record from its creation
+   * on: they are marked before any job can be enqueued through this client.
+   */
+  private CompletableFuture<Snapshot> markOutboxes(Snapshot s, long bound) {
+    CompletableFuture<?>[] marks = new CompletableFuture<?>[s.partitions().size()];
+    for (int i = 0; i < marks.length; i++) {
+      marks[i] = outboxes.read(s.partitions().get(i), bound, 0);
+    }
+    return CompletableFuture.allOf(marks).thenApply(done -> s);
   }
 
   private Snapshot store(QueueRecord record) {

@@ -55,6 +55,7 @@ final class RedisQueue {
         new QueueTopology(
             name,
             client.store.registry(),
+            client.store.outboxes(),
             client.store.keys(),
             client.settingsVersions,
             client.config.defaultQueueSettings());

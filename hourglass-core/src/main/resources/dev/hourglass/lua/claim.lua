@@ -2,7 +2,7 @@
 --- @include "catch_up"
 -- claim: lease up to max ready jobs (the jobs in near that are due by the server clock), oldest due first, after
 -- catching up with the clock (catch_up.lua), so an overdue job is claimed even when no promoter has run.
--- KEYS[1..9] the partition keys; KEYS[10..9+S] every pool HASH in index order; then m declared slot LISTs.
+-- KEYS[1..10] the partition keys; KEYS[11..10+S] every pool HASH in index order; then m declared slot LISTs.
 -- ARGV[1] pools S; ARGV[2] max jobs; ARGV[3] visibility ms for this claim (0 = each job's own); ARGV[4] receipt
 --   prefix (random, from the client; a job's receipt is the prefix, '-', and its index in this claim as two base-64
 --   characters, so no two deliveries share one); ARGV[5] m, the number of declared slot lists; ARGV[6..5+m] their
@@ -50,7 +50,7 @@ for i = 1, n_ids do
     -- Only the fixed header is needed here; decode() would also cut out backoff and last error.
     local _, _, _, expire, attempts, _, vis = struct.unpack(HEADER, rec)
     if expire > 0 and expire <= now then
-      drop(pool_key, id)
+      drop(pool_key, id, 'expired', rec)
       expired = expired + 1
     else
       if vis_override > 0 then vis = vis_override end

@@ -2,11 +2,11 @@
 --- @include "pools"
 --- @include "jobs"
 -- dead_purge: delete the oldest dead jobs for good.
--- KEYS[1..9] the partition keys; KEYS[10..9+S] every pool HASH in index order.
+-- KEYS[1..10] the partition keys; KEYS[11..10+S] every pool HASH in index order.
 -- ARGV[1] pools S; ARGV[2] limit.
 -- Reply: { status, count deleted }
 load_meta(false)
 local ids = redis.call('ZRANGE', K_DEAD, 0, tonumber(ARGV[2]) - 1)
-for _, id in ipairs(ids) do drop(pool_of(id), id) end
+for _, id in ipairs(ids) do drop(pool_of(id), id, 'purged') end
 if #ids > 0 then redis.call('HINCRBY', K_STATS, 'purged', #ids) end
 return { OK, #ids }

@@ -3,7 +3,7 @@
 --- @include "jobs"
 --- @include "place"
 -- enqueue: create one or more jobs in one partition.
--- KEYS[1..9] the partition keys; then per job j (0-based): KEYS[10+2j] its pool HASH, KEYS[11+2j] a candidate slot
+-- KEYS[1..10] the partition keys; then per job j (0-based): KEYS[11+2j] its pool HASH, KEYS[12+2j] a candidate slot
 --   LIST (the slot the client expects the due time to fall in).
 -- ARGV[1] pools S; ARGV[2] job count n; ARGV[3] slot lookahead ms; then per job, 2 values from ARGV[4+2j]: id, and
 --   the job as struct '<Bi6i6i6' mode (1: time is a delay from the server's now, 0: absolute epoch ms), time ms,
@@ -38,7 +38,7 @@ end
 -- free.
 local by_pool, pool_order = {}, {}
 for j = 0, n - 1 do
-  local pool_key = KEYS[10 + 2 * j]
+  local pool_key = KEYS[11 + 2 * j]
   local g = by_pool[pool_key]
   if not g then
     g = { n = 0, hset = {}, hn = 0 }
@@ -59,7 +59,7 @@ for _, pool_key in ipairs(pool_order) do
       if rec and not swept[id] then
         local _, _, _, expire = struct.unpack(RECORD_TIMES, rec)
         if expire > 0 and expire <= now then
-          drop(pool_key, id)
+          drop(pool_key, id, 'expired', rec)
           swept[id] = true -- an id twice in this call is swept once
           expired = expired + 1
         else
@@ -75,7 +75,7 @@ if expired > 0 then redis.call('HINCRBY', K_STATS, 'expired', expired) end
 local created_state, created_due = {}, {} -- jobs this call created: a later duplicate in the same call reports them
 for j = 0, n - 1 do
   local id, arg = ARGV[4 + 2 * j], ARGV[5 + 2 * j]
-  local pool_key = KEYS[10 + 2 * j]
+  local pool_key = KEYS[11 + 2 * j]
   local old = existing[id]
   if old then
     local due = record_due(old)
@@ -99,7 +99,7 @@ for j = 0, n - 1 do
       promoter_due(expire)
     end
     -- Where placement() (place.lua) says, collected to be written after the loop.
-    local slot_key = KEYS[11 + 2 * j]
+    local slot_key = KEYS[12 + 2 * j]
     local where = placement(due, now, slot_key, slot_start, lookahead)
     local state = 'delayed'
     if where == 'ready' then

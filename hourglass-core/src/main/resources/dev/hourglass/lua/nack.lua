@@ -3,7 +3,7 @@
 --- @include "jobs"
 --- @include "place"
 -- nack: a delivery failed; retry the job after a delay, or move it to dead.
--- KEYS[1..9] the partition keys; KEYS[10] the job's pool HASH; KEYS[11] a candidate slot LIST for the retry.
+-- KEYS[1..10] the partition keys; KEYS[11] the job's pool HASH; KEYS[12] a candidate slot LIST for the retry.
 -- ARGV[1] pools S; ARGV[2] id; ARGV[3] receipt; ARGV[4] error text; ARGV[5] retry delay ms (the client computes it
 --   from the job's backoff); ARGV[6] '1' to kill the job now; ARGV[7] candidate slot start ms; ARGV[8] slot
 --   lookahead ms.
@@ -21,7 +21,9 @@ j.err = ARGV[4]
 redis.call('ZREM', K_INFLIGHT, id)
 redis.call('HDEL', K_LEASES, id)
 if ARGV[6] == '1' or j.attempts >= j.max_attempts then
-  redis.call('HSET', pool_key, id, encode(j, rec))
+  local finished = encode(j, rec)
+  redis.call('HSET', pool_key, id, finished)
+  outbox_add(id, finished, 'dead')
   redis.call('ZADD', K_DEAD, now, id)
   redis.call('HINCRBY', K_STATS, 'dead', 1)
   promoter_due(now) -- dead-letter retention by count is checked on the promoter's next pass

@@ -3,7 +3,7 @@
 -- promote: one promoter pass over a partition. Safe to run from many processes: a lock (meta po/pu) lets one
 -- promote and answers the others at once with when to look again. When meta.due says nothing is due yet, the pass
 -- ends after one HMGET and TIME, without the lock: that is what an idle safety sweep costs.
--- KEYS[1..9] the partition keys; KEYS[10..9+S] every pool HASH in index order; then m declared slot LISTs.
+-- KEYS[1..10] the partition keys; KEYS[11..10+S] every pool HASH in index order; then m declared slot LISTs.
 -- ARGV[1] pools S; ARGV[2] owner id; ARGV[3] lock ms; ARGV[4] lookahead ms (slot lists starting before now +
 --   lookahead are loaded into near); ARGV[5] budget (most jobs moved per step); ARGV[6] dead retention age ms (0 =
 --   keep); ARGV[7] dead retention count (0 = no limit); ARGV[8] m, the number of declared slot lists; ARGV[9..8+m]
@@ -51,7 +51,7 @@ local function apply_retention(now)
   local more = false
   if dead_age > 0 then
     local old = redis.call('ZRANGEBYSCORE', K_DEAD, '-inf', now - dead_age, 'LIMIT', 0, budget)
-    for _, id in ipairs(old) do drop(pool_of(id), id) end
+    for _, id in ipairs(old) do drop(pool_of(id), id, 'purged') end
     if #old > 0 then redis.call('HINCRBY', K_STATS, 'purged', #old) end
     more = #old == budget
   end
@@ -60,7 +60,7 @@ local function apply_retention(now)
     if excess > 0 then
       if excess > budget then excess, more = budget, true end
       local oldest = redis.call('ZRANGE', K_DEAD, 0, excess - 1)
-      for _, id in ipairs(oldest) do drop(pool_of(id), id) end
+      for _, id in ipairs(oldest) do drop(pool_of(id), id, 'purged') end
       redis.call('HINCRBY', K_STATS, 'purged', #oldest)
     end
   end

@@ -3,7 +3,7 @@
 --- @include "jobs"
 --- @include "place"
 -- reschedule: give a delayed or ready job a new due time.
--- KEYS[1..9] the partition keys; KEYS[10] the job's pool HASH; KEYS[11] a candidate slot LIST.
+-- KEYS[1..10] the partition keys; KEYS[11] the job's pool HASH; KEYS[12] a candidate slot LIST.
 -- ARGV[1] pools S; ARGV[2] id; ARGV[3] mode ('d' delay | 'a' absolute); ARGV[4] time value ms;
 --   ARGV[5] candidate slot start ms; ARGV[6] slot lookahead ms.
 -- Reply: { status, state, due ms, the updated record } with status 0 ok, 1 not found, 3 inflight, 5 dead.

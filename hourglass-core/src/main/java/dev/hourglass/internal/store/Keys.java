@@ -16,7 +16,7 @@ public final class Keys {
    * #layout()}. A client refuses a Redis that holds another; a layout change ships as a one-shot
    * migration (docs/ARCHITECTURE.md).
    */
-  public static final String LAYOUT_VERSION = "5";
+  public static final String LAYOUT_VERSION = "6";
 
   private final String prefix;
 
@@ -39,6 +39,14 @@ public final class Keys {
   /** A counter raised by every change to any queue's settings (queue_upsert.lua). */
   public String settingsVersion() {
     return prefix + ":{meta}:settings-version";
+  }
+
+  /**
+   * The outbox bound while finished jobs are recorded for an archive ({@code Outbox.enable});
+   * absent while they are not.
+   */
+  public String outboxBound() {
+    return prefix + ":{meta}:outbox-bound";
   }
 
   /** One partition of a queue whose partitions each have {@code pools} pools. */

@@ -52,12 +52,12 @@ public final class Registry {
   }
 
   public boolean queueExists(String name) {
-    return Failures.await(
-        runner
-            .redis()
-            .async()
-            .sismember(bytes(keys.queueRegistry()), bytes(name))
-            .toCompletableFuture());
+    return Failures.await(queueExistsAsync(name));
+  }
+
+  /** {@link #queueExists} without blocking. */
+  public CompletableFuture<Boolean> queueExistsAsync(String name) {
+    return runner.command(false, c -> c.sismember(bytes(keys.queueRegistry()), bytes(name)));
   }
 
   /** Every queue name in the registry, sorted. */
@@ -97,7 +97,8 @@ public final class Registry {
         new Args()
             .add(keys.queueRegistry())
             .add(keys.queueSettings(queue))
-            .add(keys.settingsVersion());
+            .add(keys.settingsVersion())
+            .add(keys.outboxBound());
     Args argv = new Args().add(queue).add(createOnly ? "1" : "0");
     fields.forEach((k, v) -> argv.add(k).add(v));
     return runner
@@ -109,8 +110,29 @@ public final class Registry {
               for (int i = 0; i + 1 < flat.size(); i += 2) {
                 stored.put(Reply.str(flat.get(i)), Reply.str(flat.get(i + 1)));
               }
-              return new QueueRecord(Reply.num(reply.get(0)) == 1, Reply.num(reply.get(1)), stored);
+              return new QueueRecord(
+                  Reply.num(reply.get(0)) == 1,
+                  Reply.num(reply.get(1)),
+                  stored,
+                  Reply.num(reply.get(3)));
             });
+  }
+
+  /** The outbox bound, 0 while finished jobs are not recorded. */
+  public CompletableFuture<Long> outboxBound() {
+    return runner
+        .<byte[]>command(true, c -> c.get(bytes(keys.outboxBound())))
+        .thenApply(v -> v == null ? 0L : Long.parseLong(new String(v, StandardCharsets.US_ASCII)));
+  }
+
+  /** Sets the outbox bound, or removes it when {@code bound} is 0. */
+  public CompletableFuture<Void> outboxBound(long bound) {
+    byte[] key = bytes(keys.outboxBound());
+    CompletableFuture<?> done =
+        bound > 0
+            ? runner.<String>command(true, c -> c.set(key, bytes(Long.toString(bound))))
+            : runner.<Long>command(true, c -> c.del(key));
+    return done.thenApply(r -> null);
   }
 
   /**

@@ -8,7 +8,17 @@ public final class Replies {
   private Replies() {}
 
   /** A queue's settings hash after queue_upsert, and the settings version it was read at. */
-  public record QueueRecord(boolean created, long version, Map<String, String> fields) {}
+  public record QueueRecord(
+      boolean created, long version, Map<String, String> fields, long outboxBound) {}
+
+  /**
+   * A read of a partition's outbox: its size, and the entries read (stream id, then the fields of
+   * outbox_add in partition.lua).
+   */
+  public record OutboxRead(long waiting, long dropped, List<OutboxEntry> entries) {}
+
+  public record OutboxEntry(
+      String recordId, String id, String outcome, long finishedMs, RecordCodec.Decoded record) {}
 
   /** One job of an enqueue: created ({@code OK}) or refused as a duplicate of a live job. */
   public record Enqueued(String id, Status status, String state, long dueMs) {}

@@ -21,6 +21,7 @@ public enum Script {
   DEAD_PURGE("dead_purge", false),
   STATS("stats", false),
   PAUSE("pause", false),
+  OUTBOX("outbox", false),
   DROP("drop", false),
   QUEUE_UPSERT("queue_upsert", true),
   QUEUE_DELETE("queue_delete", false);

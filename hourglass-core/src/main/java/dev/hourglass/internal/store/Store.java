@@ -29,6 +29,7 @@ public final class Store {
   private final Keys keys;
   private final Registry registry;
   private final Deliveries deliveries;
+  private final Outboxes outboxes;
 
   public Store(
       RedisConnector redis,
@@ -40,6 +41,7 @@ public final class Store {
     this.keys = keys;
     this.registry = new Registry(runner, keys, serverClock);
     this.deliveries = new Deliveries(runner, serverClock);
+    this.outboxes = new Outboxes(runner);
   }
 
   public Keys keys() {
@@ -49,6 +51,11 @@ public final class Store {
   /** The scripts of the consumers' path (claim, ack, nack, extend, release, promote). */
   public Deliveries deliveries() {
     return deliveries;
+  }
+
+  /** The calls on partitions' outboxes of finished jobs. */
+  public Outboxes outboxes() {
+    return outboxes;
   }
 
   /** The registry-level calls (layout, queue names and settings). */

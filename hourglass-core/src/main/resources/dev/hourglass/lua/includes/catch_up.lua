@@ -32,7 +32,7 @@ end
 -- Jobs past their ttl leave, wherever they are. True when the budget ran out.
 local function expire_ttl(now, budget)
   local expired = redis.call('ZRANGEBYSCORE', K_TTL, '-inf', now, 'LIMIT', 0, budget)
-  for _, id in ipairs(expired) do drop(pool_of(id), id) end
+  for _, id in ipairs(expired) do drop(pool_of(id), id, 'expired') end
   if #expired > 0 then redis.call('HINCRBY', K_STATS, 'expired', #expired) end
   return #expired == budget
 end
@@ -51,9 +51,11 @@ local function return_lapsed(now, budget)
       local j = decode(rec)
       j.attempts = j.attempts + 1
       j.err = 'lease expired'
-      redis.call('HSET', pool_key, id, encode(j, rec))
+      local updated = encode(j, rec)
+      redis.call('HSET', pool_key, id, updated)
       if j.attempts >= j.max_attempts then
         redis.call('ZADD', K_DEAD, now, id)
+        outbox_add(id, updated, 'dead')
         killed = killed + 1
       else
         redis.call('ZADD', K_NEAR, j.due, id)

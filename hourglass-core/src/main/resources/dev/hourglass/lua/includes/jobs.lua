@@ -23,9 +23,11 @@ local function lease_refusal(pool_key, id, receipt)
   return NOT_FOUND
 end
 
--- Removes every trace of a job (slot-list entries excepted: they are skipped when their slot loads). The caller
--- counts the removal in exactly one counter (acked, cancelled, expired or purged).
-local function drop(pool_key, id)
+-- Removes every trace of a job (slot-list entries excepted: they are skipped when their slot loads), recording it
+-- in the outbox as finished with `outcome` (cancelled, expired or purged); rec is its record when the caller has
+-- it already. The caller counts the removal in exactly one counter (cancelled, expired or purged).
+local function drop(pool_key, id, outcome, rec)
+  if M_ARCHIVE then outbox_add(id, rec or redis.call('HGET', pool_key, id), outcome) end
   redis.call('HDEL', pool_key, id)
   redis.call('ZREM', K_NEAR, id)
   redis.call('ZREM', K_INFLIGHT, id)

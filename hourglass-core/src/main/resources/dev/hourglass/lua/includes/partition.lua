@@ -1,7 +1,7 @@
--- partition: what every partition script shares (layout version 5): its keys, status codes, the meta hash, the
+-- partition: what every partition script shares (layout version 6): its keys, status codes, the meta hash, the
 -- server clock, wake tokens. Every partition script includes it first.
 --
--- Every partition script receives the same nine leading KEYS, all carrying the partition's hash tag {queue.p}:
+-- Every partition script receives the same ten leading KEYS, all carrying the partition's hash tag {queue.p}:
 --   KEYS[1] meta     HASH  pools (the pool count S, written when the partition is created: every script refuses a
 --                          caller that assumes another); wm (watermark ms: a job due before it waits in near, one
 --                          due at or after it in a slot list); due (the promoter has no work before this time);
@@ -9,7 +9,9 @@
 --                          see catch_up.lua); po, pu (promoter lock owner, and when its lock lapses); ret (the
 --                          dead-letter retention the last full promoter pass applied); sig (due jobs in near up
 --                          to this time were announced with wake tokens); paused (present while the queue is
---                          paused: claims lease nothing)
+--                          paused: claims lease nothing); archive (present while finished jobs are recorded in
+--                          the outbox: the most records it may hold); obd (records dropped from the outbox past
+--                          that bound)
 --   KEYS[2] near     ZSET  id -> due ms: every job due before the watermark that is neither leased nor dead (and a
 --                          few due later, see catch_up.lua). The ones due by the server clock are ready; claim
 --                          takes them oldest due first
@@ -22,7 +24,10 @@
 --   KEYS[8] stats    HASH  counters: enqueued, delivered, acked, retried, dead, expired, cancelled, purged; live
 --                          jobs are enqueued - acked - cancelled - expired - purged (each removal counts once)
 --   KEYS[9] wake     LIST  wake-up tokens consumers block on (hints only)
--- Script-specific KEYS follow from KEYS[10]. ARGV[1] is always the pool count S the caller assumes.
+--   KEYS[10] outbox  STREAM finished jobs waiting for an archiver, oldest first, while meta.archive is set: fields
+--                          id, o (outcome: acked, dead, cancelled, expired, purged), t (finished, ms), r (the
+--                          job's record as it finished; see record.lua). See outbox_add()
+-- Script-specific KEYS follow from KEYS[11]. ARGV[1] is always the pool count S the caller assumes.
 --
 -- Status codes, the first element of every partition script's reply (Status in Java):
 --   0 ok, 1 not found, 2 stale receipt, 3 inflight, 4 duplicate id, 5 dead (wrong state), 6 need slots (the script
@@ -30,9 +35,9 @@
 --   with them declared), 7 not empty (a queue to delete still holds jobs)
 redis.replicate_commands()
 
-local K_META, K_NEAR, K_SLOTS, K_INFLIGHT, K_LEASES, K_DEAD, K_TTL, K_STATS, K_WAKE =
-  KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9]
-local FIRST_EXTRA_KEY = 10
+local K_META, K_NEAR, K_SLOTS, K_INFLIGHT, K_LEASES, K_DEAD, K_TTL, K_STATS, K_WAKE, K_OUTBOX =
+  KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9], KEYS[10]
+local FIRST_EXTRA_KEY = 11
 local OK, NOT_FOUND, STALE, INFLIGHT, DUPLICATE, DEAD, NEED_SLOTS, NOT_EMPTY = 0, 1, 2, 3, 4, 5, 6, 7
 local POOLS = tonumber(ARGV[1])
 local NOTHING_DUE = 9000000000000000
@@ -54,12 +59,12 @@ local function now_ms()
   return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 end
 
-local M_WM, M_DUE, M_CU, M_LOCK_OWNER, M_LOCK_UNTIL, M_RETENTION, M_SIGNALLED, M_PAUSED
+local M_WM, M_DUE, M_CU, M_LOCK_OWNER, M_LOCK_UNTIL, M_RETENTION, M_SIGNALLED, M_PAUSED, M_ARCHIVE
 
 -- Reads the partition's meta hash once per script and refuses a caller that assumes another pool count. Creates the
 -- partition when asked (enqueue does; a partition with no meta holds no job).
 local function load_meta(create)
-  local m = redis.call('HMGET', K_META, 'pools', 'wm', 'due', 'cu', 'po', 'pu', 'ret', 'sig', 'paused')
+  local m = redis.call('HMGET', K_META, 'pools', 'wm', 'due', 'cu', 'po', 'pu', 'ret', 'sig', 'paused', 'archive')
   if not m[1] then
     if create then redis.call('HSET', K_META, 'pools', ARGV[1]) end
   elseif m[1] ~= ARGV[1] then
@@ -68,6 +73,16 @@ local function load_meta(create)
   M_WM, M_DUE, M_CU, M_LOCK_OWNER = tonumber(m[2]), tonumber(m[3]), tonumber(m[4]), m[5]
   M_LOCK_UNTIL, M_RETENTION, M_SIGNALLED = tonumber(m[6]), m[7], tonumber(m[8])
   M_PAUSED = m[9] ~= false
+  M_ARCHIVE = tonumber(m[10])
+end
+
+-- A job finished (outcome acked, dead, cancelled, expired or purged) with record rec as it was then: while the
+-- partition records finished jobs, append it to the outbox, in the same script as the change, so that the outbox
+-- holds a record exactly when Redis finished the job. Past the bound the oldest record goes, counted in meta.obd.
+local function outbox_add(id, rec, outcome)
+  if not M_ARCHIVE or not rec then return end
+  if redis.call('XLEN', K_OUTBOX) >= M_ARCHIVE then redis.call('HINCRBY', K_META, 'obd', 1) end
+  redis.call('XADD', K_OUTBOX, 'MAXLEN', M_ARCHIVE, '*', 'id', id, 'o', outcome, 't', now_ms(), 'r', rec)
 end
 
 -- Promoter work falls due at time t (a job in near, a lease deadline, a ttl, a slot to load): lower meta.due to it

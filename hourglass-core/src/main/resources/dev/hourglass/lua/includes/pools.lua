@@ -1,5 +1,5 @@
 -- pools: which pool HASH of the partition holds a job's record, for scripts that receive every pool in index
--- order as KEYS[10..9+S] (Keys.poolIndex in Java computes the same).
+-- order as KEYS[11..10+S] (Keys.poolIndex in Java computes the same).
 --
 -- From the first 16 bits x of the id's SHA-1, pool i takes a share of the x values proportional to S + i, so the
 -- largest pool holds (2S - 1) / S times the smallest. Redis doubles a hash's table when it holds as many entries as
