@@ -70,6 +70,20 @@ public final class AmqpTarget implements Target {
   }
 
   @Override
+  public boolean equals(Object o) {
+    return o instanceof AmqpTarget t
+        && uri.equals(t.uri)
+        && exchange.equals(t.exchange)
+        && routingKey.equals(t.routingKey)
+        && timeout.equals(t.timeout);
+  }
+
+  @Override
+  public int hashCode() {
+    return java.util.Objects.hash(uri, exchange, routingKey, timeout);
+  }
+
+  @Override
   public String toString() {
     return "AmqpTarget{uri="
         + maskedUri()

@@ -32,7 +32,9 @@ public record ForwarderOptions(
     if (reconnectMax.compareTo(reconnectMin) < 0) {
       throw new InvalidArgumentException("reconnectMax", "must not be less than reconnectMin");
     }
-    positive("shutdownTimeout", shutdownTimeout);
+    if (shutdownTimeout == null || shutdownTimeout.isNegative()) {
+      throw new InvalidArgumentException("shutdownTimeout", "must not be negative");
+    }
     if (onPublished == null) {
       throw new InvalidArgumentException("onPublished", "is required (d -> {} for none)");
     }

@@ -54,6 +54,20 @@ public final class KafkaTarget implements Target {
   }
 
   @Override
+  public boolean equals(Object o) {
+    return o instanceof KafkaTarget t
+        && bootstrapServers.equals(t.bootstrapServers)
+        && topic.equals(t.topic)
+        && keyById == t.keyById
+        && timeout.equals(t.timeout);
+  }
+
+  @Override
+  public int hashCode() {
+    return java.util.Objects.hash(bootstrapServers, topic, keyById, timeout);
+  }
+
+  @Override
   public String toString() {
     return "KafkaTarget{bootstrapServers="
         + bootstrapServers
