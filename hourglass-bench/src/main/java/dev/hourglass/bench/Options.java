@@ -17,7 +17,10 @@ final class Options {
   static final List<String> EXTRA_SYSTEMS = List.of("hourglass-http");
 
   static final List<String> WORKLOADS =
-      List.of("enqueue", "e2e", "memory", "scale", "idle", "http-enqueue");
+      List.of("enqueue", "e2e", "memory", "scale", "idle", "http-enqueue", "forward");
+
+  /** The brokers of the forward workload. */
+  static final List<String> BROKERS = List.of("amqp", "kafka");
 
   /** The systems of http-enqueue unless --systems says otherwise: the server, then the library. */
   static final List<String> HTTP_ENQUEUE_SYSTEMS = List.of("hourglass-http", "hourglass");
@@ -42,7 +45,8 @@ final class Options {
           "seed",
           "prefetch",
           "queues",
-          "connections");
+          "connections",
+          "broker");
 
   private final String workload;
   private final boolean help;
@@ -127,6 +131,13 @@ final class Options {
       throw new UsageException("--min-delay-ms " + min + " is above --max-delay-ms " + max);
     }
     systems();
+    String broker = values.get("broker");
+    if (broker != null && !BROKERS.contains(broker)) {
+      throw new UsageException("--broker must be one of " + String.join(", ", BROKERS));
+    }
+    if ("forward".equals(workload) && !systems().equals(List.of("hourglass"))) {
+      throw new UsageException("the forward workload runs on --systems hourglass only");
+    }
     String redis = values.get("redis");
     if (redis != null && !(redis.startsWith("redis://") || redis.startsWith("rediss://"))) {
       throw new UsageException("--redis must be a redis:// or rediss:// URL, was '" + redis + "'");
@@ -178,6 +189,11 @@ final class Options {
     return intOrDefault("consumers", dflt);
   }
 
+  /** The forward workload's broker: amqp (the default) or kafka. */
+  String broker() {
+    return values.getOrDefault("broker", "amqp");
+  }
+
   /** The Redis URL given, or null to start the embedded one. */
   String redis() {
     return values.get("redis");
@@ -186,7 +202,11 @@ final class Options {
   List<String> systems() throws UsageException {
     String list = values.get("systems");
     if (list == null) {
-      return "http-enqueue".equals(workload) ? HTTP_ENQUEUE_SYSTEMS : SYSTEMS;
+      return switch (workload) {
+        case "http-enqueue" -> HTTP_ENQUEUE_SYSTEMS;
+        case "forward" -> List.of("hourglass");
+        default -> SYSTEMS;
+      };
     }
     List<String> systems = new ArrayList<>();
     for (String s : list.split(",")) {
