@@ -54,7 +54,11 @@ final class ForwardWorkload implements Workload {
             lastArrival.accumulateAndGet(at, Math::max);
           });
       Queue<byte[]> queue = hourglass.queue(Bench.QUEUE);
-      try (Forwarder f = Forwarder.start(queue, broker.target(), ForwarderOptions.defaults())) {
+      try (Forwarder f =
+          Forwarder.start(
+              queue,
+              broker.target(),
+              ForwarderOptions.builder().concurrency(o.concurrency()).build())) {
         long start = System.currentTimeMillis();
         enqueue(queue, jobs, delays, new Random(o.seed()), due);
         long enqueueMs = System.currentTimeMillis() - start;
@@ -67,6 +71,7 @@ final class ForwardWorkload implements Workload {
         }
         return fields(jobs, delays, enqueueMs, due, arrived, duplicates.get(), lastArrival.get())
             .put("broker", o.broker())
+            .put("concurrency", o.concurrency())
             .put("timed_out", arrived.size() < jobs);
       }
     }

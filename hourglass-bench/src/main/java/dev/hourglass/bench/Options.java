@@ -46,7 +46,8 @@ final class Options {
           "prefetch",
           "queues",
           "connections",
-          "broker");
+          "broker",
+          "concurrency");
 
   private final String workload;
   private final boolean help;
@@ -123,6 +124,7 @@ final class Options {
     intOption("prefetch", 0, 0, 100_000); // WorkerOptions' limit
     intOption("queues", 0, 0, 100_000);
     intOption("consumers", 1, 1, 10_000);
+    intOption("concurrency", 16, 1, 1024);
     intOption("payload-bytes", 120, Payloads.HEADER_BYTES, 1024 * 1024);
     longOption("seed", 1, Long.MIN_VALUE, Long.MAX_VALUE);
     long min = longOption("min-delay-ms", 0, 0, Long.MAX_VALUE / 4);
@@ -192,6 +194,11 @@ final class Options {
   /** The forward workload's broker: amqp (the default) or kafka. */
   String broker() {
     return values.getOrDefault("broker", "amqp");
+  }
+
+  /** The forward workload's publishes awaiting the broker's confirm at most. */
+  int concurrency() {
+    return intOrDefault("concurrency", 16);
   }
 
   /** The Redis URL given, or null to start the embedded one. */
