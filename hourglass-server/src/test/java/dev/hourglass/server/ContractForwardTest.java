@@ -7,11 +7,15 @@ import static dev.hourglass.server.ContractSupport.j;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
 import com.rabbitmq.client.GetResponse;
+import dev.hourglass.testing.FreePorts;
 import dev.hourglass.testing.KafkaBroker;
 import dev.hourglass.testing.RabbitMqBroker;
 import dev.hourglass.testing.RedisExtension;
@@ -31,6 +35,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.slf4j.LoggerFactory;
 
 /**
  * API.md 1.1 "Forwarding to a broker": the {@code amqp} and {@code kafka} delivery types over HTTP,
@@ -164,6 +169,31 @@ class ContractForwardTest {
     enqueue(s, "k", j("{'id':'c','payload':1}"));
     JsonNode claimed = ContractSupport.claimOne(s, "k");
     assertThat(claimed.get("id").asText()).isEqualTo("c");
+  }
+
+  @Test
+  void theBrokerPasswordIsNeverLogged() {
+    Logger root = (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+    ListAppender<ILoggingEvent> logs = new ListAppender<>();
+    logs.start();
+    root.addAppender(logs);
+    try {
+      String uri = "amqp://app:hunter2-pw@127.0.0.1:" + FreePorts.any() + "/%2f";
+      assertJson(put("p", amqp(uri, "")), 201);
+      assertJson(put("p", amqp(uri.replace("hunter2-pw", "***"), ",'concurrency':2")), 200);
+      enqueue(s, "p", j("{'id':'a','payload':1,'maxAttempts':1}"));
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> "dead".equals(ContractSupport.getJob(s, "p", "a").path("state").asText()));
+      assertThat(ContractSupport.getJob(s, "p", "a").get("lastError").asText())
+          .startsWith("connection refused: 127.0.0.1:");
+      s.close(); // the shutdown's logs too
+    } finally {
+      root.detachAppender(logs);
+    }
+    assertThat(logs.list).isNotEmpty();
+    assertThat(logs.list)
+        .allSatisfy(e -> assertThat(e.getFormattedMessage()).doesNotContain("hunter2"));
   }
 
   @Test

@@ -104,6 +104,10 @@ public final class ForwardLoop<T> {
     if (jobs.isEmpty()) {
       return;
     }
+    if (stopping) { // no new connection once close() has closed the publisher
+      jobs.forEach(this::handBack);
+      return;
+    }
     jobs = new ArrayList<>(jobs);
     jobs.sort(DUE_ORDER);
     try {
@@ -116,8 +120,7 @@ public final class ForwardLoop<T> {
       String down = brokerFailure;
       if (down != null || stopping) {
         if (stopping) {
-          track(job, queue.releaseAsync(job.id(), job.receipt())); // never published
-          slots.release();
+          handBack(job);
         } else {
           settle(job, new PublishException(down, false));
         }
@@ -165,6 +168,12 @@ public final class ForwardLoop<T> {
       }
     }
     track(job, done);
+    slots.release();
+  }
+
+  /** A job claimed but never published: ready again at once, its attempt not counted. */
+  private void handBack(Delivery<T> job) {
+    track(job, queue.releaseAsync(job.id(), job.receipt()));
     slots.release();
   }
 
