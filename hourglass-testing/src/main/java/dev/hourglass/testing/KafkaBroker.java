@@ -36,9 +36,25 @@ public final class KafkaBroker implements AutoCloseable {
 
   /** A new broker on free ports, formatted and started. */
   public static KafkaBroker create() {
+    Path dir;
     try {
-      Path dir = Files.createTempDirectory("hourglass-kafka");
-      KafkaBroker broker = new KafkaBroker(dir, FreePorts.any(), FreePorts.any());
+      dir = Files.createTempDirectory("hourglass-kafka");
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    KafkaBroker broker = new KafkaBroker(dir, FreePorts.any(), FreePorts.any());
+    try {
+      format(dir);
+      broker.start();
+      return broker;
+    } catch (RuntimeException | Error e) {
+      broker.close(); // its data directory must not outlive a failed start
+      throw e;
+    }
+  }
+
+  private static void format(Path dir) {
+    try {
       new Formatter()
           .setNodeId(1)
           .setClusterId(Uuid.randomUuid().toString())
@@ -49,12 +65,8 @@ public final class KafkaBroker implements AutoCloseable {
           .setSupportedFeatures(Feature.PRODUCTION_FEATURES)
           .setPrintStream(new java.io.PrintStream(java.io.OutputStream.nullOutputStream()))
           .run();
-      broker.start();
-      return broker;
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    } catch (Exception e) {
-      throw new IllegalStateException("cannot format the Kafka log directory", e);
+    } catch (Exception e) { // Formatter.run() declares Exception
+      throw new IllegalStateException("cannot format the Kafka log directory " + dir, e);
     }
   }
 
@@ -73,7 +85,12 @@ public final class KafkaBroker implements AutoCloseable {
       return;
     }
     KafkaRaftServer s = new KafkaRaftServer(config(), Time.SYSTEM);
-    s.startup();
+    try {
+      s.startup();
+    } catch (RuntimeException | Error e) {
+      s.shutdown(); // what started of it must not keep running
+      throw e;
+    }
     server = s;
   }
 

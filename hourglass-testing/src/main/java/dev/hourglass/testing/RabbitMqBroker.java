@@ -56,7 +56,12 @@ public final class RabbitMqBroker implements AutoCloseable {
       Files.writeString(base.resolve("enabled_plugins"), "[].\n");
       // The distribution port is port + 10000: keep both below 65536.
       RabbitMqBroker broker = new RabbitMqBroker(base, FreePorts.below(55_000));
-      broker.start();
+      try {
+        broker.start();
+      } catch (RuntimeException | Error e) {
+        broker.close(); // its data directory and shutdown hook must not outlive a failed start
+        throw e;
+      }
       return broker;
     } catch (IOException e) {
       throw new UncheckedIOException(e);
