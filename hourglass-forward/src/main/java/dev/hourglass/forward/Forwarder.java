@@ -18,13 +18,14 @@ import dev.hourglass.forward.internal.ForwardLoop;
  * }</pre>
  *
  * <p><b>How.</b> One thread per forwarder claims due jobs with a long poll (no busy polling), up to
- * {@link ForwarderOptions#concurrency()} unconfirmed publishes at once, sorts each claimed batch by
- * due time then id, and publishes in that order through one AMQP channel or one Kafka producer: a
- * single forwarder hands jobs to the broker in due order. The message body is the payload's bytes
- * (its JSON text); headers {@code hourglass-job-id}, {@code hourglass-queue}, {@code
- * hourglass-attempt}. AMQP: persistent (delivery mode 2), mandatory, message id = job id, content
- * type {@code application/json}, publisher confirms. Kafka: {@code acks=all}, idempotence on, key =
- * job id unless {@link KafkaTarget#keyById()} is false.
+ * {@link ForwarderOptions#concurrency()} at once (the next batch is claimed while the previous
+ * one's confirms are awaited), sorts each claimed batch by due time then id, and publishes in that
+ * order through one AMQP channel or one Kafka producer, with at most {@code concurrency} publishes
+ * awaiting the broker's confirm: a single forwarder hands jobs to the broker in due order. The
+ * message body is the payload's bytes (its JSON text); headers {@code hourglass-job-id}, {@code
+ * hourglass-queue}, {@code hourglass-attempt}. AMQP: persistent (delivery mode 2), mandatory,
+ * message id = job id, content type {@code application/json}, publisher confirms. Kafka: {@code
+ * acks=all}, idempotence on, key = job id unless {@link KafkaTarget#keyById()} is false.
  *
  * <p><b>Failures.</b> A job the broker refused ({@code basic.nack}, a {@code basic.return} such as
  * {@code 312 NO_ROUTE}, a Kafka error) or did not confirm within {@link Target#timeout()} is nacked
@@ -35,11 +36,11 @@ import dev.hourglass.forward.internal.ForwardLoop;
  * the broker is back. An unreachable broker still sends jobs to dead letters: each retry round
  * spends one attempt of the jobs it claimed.
  *
- * <p><b>Guarantees.</b> At least once: leases last the target timeout plus {@link
- * ForwardLoop#LEASE_MARGIN}, so a job whose publish was in flight when the forwarder died (or whose
- * confirm was lost) comes back and is published again. Consumers dedupe by the job id. A paused
- * queue forwards nothing. Each forwarder has its own thread and connection: a slow broker holds
- * back its own queue only.
+ * <p><b>Guarantees.</b> At least once: leases last twice the target timeout (a wait for a publish
+ * slot, then the publish) plus {@link ForwardLoop#LEASE_MARGIN}, so a job whose publish was in
+ * flight when the forwarder died (or whose confirm was lost) comes back and is published again.
+ * Consumers dedupe by the job id. A paused queue forwards nothing. Each forwarder has its own
+ * thread and connection: a slow broker holds back its own queue only.
  *
  * <p>Thread-safe; {@link #close()} is idempotent.
  */

@@ -24,16 +24,20 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The forwarder's one loop: claims due jobs (a long poll, as many as there are free publish slots),
- * publishes them in due order through one {@link Publisher}, and settles each when the broker has
- * answered: ack when confirmed, nack by the job's backoff (reason as last error) when not. After a
- * broker failure it waits (reconnect backoff) before it claims again, so jobs falling due meanwhile
- * stay ready in Hourglass and spend no attempt.
+ * The forwarder's one loop: claims due jobs (a long poll, up to {@code concurrency} at once, while
+ * the previous batch's publishes still await their confirms), publishes them in due order through
+ * one {@link Publisher}, each when one of the {@code concurrency} publish slots is free, and
+ * settles each when the broker has answered: ack when confirmed, nack by the job's backoff (reason
+ * as last error) when not. After a broker failure it waits (reconnect backoff) before it claims
+ * again, so jobs falling due meanwhile stay ready in Hourglass and spend no attempt.
  */
 public final class ForwardLoop<T> {
   private static final Logger log = LoggerFactory.getLogger(ForwardLoop.class);
 
-  /** Lease past the publish timeout: a forwarder that dies mid-publish lets its jobs come back. */
+  /**
+   * Lease past the publish timeouts: a claimed job may wait up to one timeout for a publish slot,
+   * then its publish another; a forwarder that dies mid-publish lets its jobs come back.
+   */
   public static final Duration LEASE_MARGIN = Duration.ofSeconds(10);
 
   private static final Duration CLAIM_WAIT = Duration.ofSeconds(5);
@@ -63,7 +67,7 @@ public final class ForwardLoop<T> {
             ? new AmqpPublisher(a, queue.name())
             : new KafkaPublisher((KafkaTarget) target, queue.name());
     this.timeoutMs = target.timeout().toMillis();
-    this.visibility = target.timeout().plus(LEASE_MARGIN);
+    this.visibility = target.timeout().multipliedBy(2).plus(LEASE_MARGIN);
     this.options = options;
     this.slots = new Semaphore(options.concurrency());
     this.backoffMs = options.reconnectMin().toMillis();
@@ -97,10 +101,9 @@ public final class ForwardLoop<T> {
       waitBeforeRetry();
       return;
     }
-    slots.acquire();
-    int free = 1 + slots.drainPermits();
-    List<Delivery<T>> jobs = claim(free);
-    slots.release(free - jobs.size());
+    // Claims a whole batch while earlier publishes still await their confirms: the claim's round
+    // trip overlaps them. Each job takes a publish slot only when it is published.
+    List<Delivery<T>> jobs = claim(options.concurrency());
     if (jobs.isEmpty()) {
       return;
     }
@@ -117,8 +120,12 @@ public final class ForwardLoop<T> {
       return;
     }
     for (Delivery<T> job : jobs) {
+      boolean slot = takeSlot();
       String down = brokerFailure;
-      if (down != null || stopping) {
+      if (!slot || down != null) {
+        if (slot) {
+          slots.release();
+        }
         if (stopping) {
           handBack(job);
         } else {
@@ -130,8 +137,22 @@ public final class ForwardLoop<T> {
       publisher
           .publish(job)
           .orTimeout(timeoutMs, TimeUnit.MILLISECONDS)
-          .whenComplete((ok, e) -> settle(job, e));
+          .whenComplete(
+              (ok, e) -> {
+                settle(job, e);
+                slots.release();
+              });
     }
+  }
+
+  /** Waits for a free publish slot; false when the forwarder is stopping. */
+  private boolean takeSlot() throws InterruptedException {
+    while (!stopping) {
+      if (slots.tryAcquire(100, TimeUnit.MILLISECONDS)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private List<Delivery<T>> claim(int max) throws InterruptedException {
@@ -168,13 +189,11 @@ public final class ForwardLoop<T> {
       }
     }
     track(job, done);
-    slots.release();
   }
 
   /** A job claimed but never published: ready again at once, its attempt not counted. */
   private void handBack(Delivery<T> job) {
     track(job, queue.releaseAsync(job.id(), job.receipt()));
-    slots.release();
   }
 
   private void track(Delivery<T> job, CompletableFuture<?> done) {
