@@ -78,6 +78,32 @@ class AmqpForwarderTest extends ForwarderContract {
   }
 
   @Test
+  void aHungBrokerTimesThePublishOut() throws Exception {
+    Queue<byte[]> queue = hourglass.queue(name);
+    AmqpTarget target =
+        AmqpTarget.builder()
+            .uri(broker.uri())
+            .exchange(name)
+            .routingKey("close")
+            .timeout(Duration.ofMillis(1000))
+            .build();
+    try (Sink sink = sink(name);
+        Forwarder f = Forwarder.start(queue, target)) {
+      String first = queue.enqueue(queue.spec("{\"n\":1}".getBytes()).build()).id();
+      await().atMost(Duration.ofMinutes(1)).until(() -> ids(sink).containsKey(first));
+      broker.freeze(true);
+      try {
+        String hung = queue.enqueue(queue.spec("{\"n\":2}".getBytes()).maxAttempts(1).build()).id();
+        await().atMost(Duration.ofMinutes(1)).until(() -> queue.stats().dead() == 1);
+        assertThat(queue.get(hung).orElseThrow().lastError())
+            .contains("timeout after 1000 ms waiting for the broker's confirm");
+      } finally {
+        broker.freeze(false);
+      }
+    }
+  }
+
+  @Test
   void missingExchangeIsNamedInTheLastError() {
     Queue<byte[]> queue = hourglass.queue(name);
     String id = queue.enqueue(queue.spec("{\"n\":1}".getBytes()).maxAttempts(1).build()).id();

@@ -132,6 +132,28 @@ public final class RabbitMqBroker implements AutoCloseable {
     process = null;
   }
 
+  /**
+   * Freezes the node (SIGSTOP) or lets it run again (SIGCONT): a frozen broker keeps its
+   * connections open and answers nothing, as a hung one does.
+   */
+  public synchronized void freeze(boolean frozen) {
+    long pid = beam().orElseThrow(() -> new IllegalStateException("RabbitMQ is not running")).pid();
+    try {
+      int rc =
+          new ProcessBuilder("kill", frozen ? "-STOP" : "-CONT", Long.toString(pid))
+              .start()
+              .waitFor();
+      if (rc != 0) {
+        throw new IllegalStateException("kill " + (frozen ? "-STOP " : "-CONT ") + pid + ": " + rc);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
   /** Stops the node, deletes its data and, when this broker started epmd, asks epmd to exit. */
   @Override
   public synchronized void close() {
