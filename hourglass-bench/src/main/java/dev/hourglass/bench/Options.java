@@ -17,7 +17,10 @@ final class Options {
   static final List<String> EXTRA_SYSTEMS = List.of("hourglass-http");
 
   static final List<String> WORKLOADS =
-      List.of("enqueue", "e2e", "memory", "scale", "idle", "http-enqueue");
+      List.of("enqueue", "e2e", "memory", "scale", "idle", "http-enqueue", "forward");
+
+  /** The brokers of the forward workload. */
+  static final List<String> BROKERS = List.of("amqp", "kafka");
 
   /** The systems of http-enqueue unless --systems says otherwise: the server, then the library. */
   static final List<String> HTTP_ENQUEUE_SYSTEMS = List.of("hourglass-http", "hourglass");
@@ -42,7 +45,9 @@ final class Options {
           "seed",
           "prefetch",
           "queues",
-          "connections");
+          "connections",
+          "broker",
+          "concurrency");
 
   private final String workload;
   private final boolean help;
@@ -119,6 +124,7 @@ final class Options {
     intOption("prefetch", 0, 0, 100_000); // WorkerOptions' limit
     intOption("queues", 0, 0, 100_000);
     intOption("consumers", 1, 1, 10_000);
+    intOption("concurrency", 16, 1, 1024);
     intOption("payload-bytes", 120, Payloads.HEADER_BYTES, 1024 * 1024);
     longOption("seed", 1, Long.MIN_VALUE, Long.MAX_VALUE);
     long min = longOption("min-delay-ms", 0, 0, Long.MAX_VALUE / 4);
@@ -127,6 +133,13 @@ final class Options {
       throw new UsageException("--min-delay-ms " + min + " is above --max-delay-ms " + max);
     }
     systems();
+    String broker = values.get("broker");
+    if (broker != null && !BROKERS.contains(broker)) {
+      throw new UsageException("--broker must be one of " + String.join(", ", BROKERS));
+    }
+    if ("forward".equals(workload) && !systems().equals(List.of("hourglass"))) {
+      throw new UsageException("the forward workload runs on --systems hourglass only");
+    }
     String redis = values.get("redis");
     if (redis != null && !(redis.startsWith("redis://") || redis.startsWith("rediss://"))) {
       throw new UsageException("--redis must be a redis:// or rediss:// URL, was '" + redis + "'");
@@ -178,6 +191,16 @@ final class Options {
     return intOrDefault("consumers", dflt);
   }
 
+  /** The forward workload's broker: amqp (the default) or kafka. */
+  String broker() {
+    return values.getOrDefault("broker", "amqp");
+  }
+
+  /** The forward workload's publishes awaiting the broker's confirm at most. */
+  int concurrency() {
+    return intOrDefault("concurrency", 16);
+  }
+
   /** The Redis URL given, or null to start the embedded one. */
   String redis() {
     return values.get("redis");
@@ -186,7 +209,11 @@ final class Options {
   List<String> systems() throws UsageException {
     String list = values.get("systems");
     if (list == null) {
-      return "http-enqueue".equals(workload) ? HTTP_ENQUEUE_SYSTEMS : SYSTEMS;
+      return switch (workload) {
+        case "http-enqueue" -> HTTP_ENQUEUE_SYSTEMS;
+        case "forward" -> List.of("hourglass");
+        default -> SYSTEMS;
+      };
     }
     List<String> systems = new ArrayList<>();
     for (String s : list.split(",")) {

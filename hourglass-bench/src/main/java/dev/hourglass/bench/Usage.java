@@ -104,6 +104,16 @@ final class Usage {
                  the server and --warmup-jobs jobs for the library. The costs per request depend
                  less than the rates on what else the machine runs.
 
+        forward  --jobs jobs due uniformly over [--min-delay-ms, --max-delay-ms] [10000, 1000-5000],
+                 forwarded by one Forwarder (hourglass-forward, --concurrency publishes awaiting the
+                 broker's confirm) to a broker this harness starts as the tests do (--broker amqp:
+                 Debian's rabbitmq-server, needs /usr/lib/rabbitmq/bin/rabbitmq-server; kafka: a
+                 single-node KRaft broker in this JVM) and received there by one consumer. Reports
+                 delivered, duplicates, early, forward_jobs_per_s = received / (last receive - first
+                 due) and lateness p50/p99/max = consumer receive wall clock - due time (Redis's
+                 clock, same machine). Hourglass only (--systems hourglass): Redisson has no
+                 forwarder, so the RATIO line says note=needs_both_systems. No warm-up run.
+
       Options (defaults in brackets):
         --jobs N              jobs [enqueue, e2e, memory: 100000; scale: 10000000; idle: 1]
         --payload-bytes B     payload size, random bytes; the first 8 carry the due time (epoch ms),
@@ -149,6 +159,8 @@ final class Usage {
         --burst-jobs N        scale: jobs of the e2e burst [100000]
         --seconds S           idle: measuring window [30]; http-enqueue: each wrk run [20]
         --seed N              seed of the random payloads and due times [1]
+        --broker B            forward: amqp or kafka [amqp]
+        --concurrency N       forward: publishes awaiting the broker's confirm at most [16]
         --help                this text
       Exit codes: 0 done, 1 failed, 2 bad command line.
       Launcher environment: JAVA_OPTS (default -Xmx4g); HOURGLASS_BENCH_SKIP_BUILD=1 reuses the last

@@ -13,6 +13,7 @@ interface Workload {
       case "scale" -> new ScaleWorkload();
       case "idle" -> new IdleWorkload();
       case "http-enqueue" -> new HttpEnqueueWorkload();
+      case "forward" -> new ForwardWorkload();
       default -> throw new IllegalArgumentException("unknown workload " + name);
     };
   }

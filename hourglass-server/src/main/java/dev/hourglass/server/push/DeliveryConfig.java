@@ -2,6 +2,7 @@ package dev.hourglass.server.push;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.hourglass.forward.Target;
 import dev.hourglass.server.http.ApiException;
 import dev.hourglass.server.http.Fields;
 import dev.hourglass.server.http.JsonIn;
@@ -15,8 +16,9 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * How a queue's jobs reach consumers: {@code pull} (consumers claim over the API; the default) or
- * {@code http} (the server POSTs each due job to {@code url}). Stored as JSON in the queue's
+ * How a queue's jobs reach consumers: {@code pull} (consumers claim over the API; the default),
+ * {@code http} (the server POSTs each due job to {@code url}), or {@code amqp} / {@code kafka} (the
+ * server forwards each due job to a broker, {@link ForwardSettings}). Stored as JSON in the queue's
  * settings attribute {@value #ATTRIBUTE}, so every server instance on the same Redis sees it.
  *
  * <p>An {@code http} delivery may add {@code headers} to each POST and sign it with a {@code
@@ -26,6 +28,7 @@ import java.util.Map;
  *
  * @param headers extra headers for each POST, in the order given; empty when none
  * @param secret the HMAC key of the {@code Hourglass-Signature} header, or null to send none
+ * @param target the broker of an {@code amqp} or {@code kafka} delivery, else null
  */
 public record DeliveryConfig(
     String type,
@@ -33,11 +36,13 @@ public record DeliveryConfig(
     long timeoutMs,
     int concurrency,
     Map<String, String> headers,
-    String secret) {
+    String secret,
+    Target target) {
   public static final String ATTRIBUTE = "delivery";
   public static final String MASK = "***";
   public static final int MAX_SECRET = 1024;
-  public static final DeliveryConfig PULL = new DeliveryConfig("pull", null, 0, 0, Map.of(), null);
+  public static final DeliveryConfig PULL =
+      new DeliveryConfig("pull", null, 0, 0, Map.of(), null, null);
   public static final long DEFAULT_TIMEOUT_MS = 10_000;
   public static final int DEFAULT_CONCURRENCY = 16;
 
@@ -48,6 +53,11 @@ public record DeliveryConfig(
 
   public boolean push() {
     return "http".equals(type);
+  }
+
+  /** True for {@code amqp} and {@code kafka}: a forwarder publishes the jobs to {@link #target}. */
+  public boolean forward() {
+    return target != null;
   }
 
   /**
@@ -71,8 +81,14 @@ public record DeliveryConfig(
       f.only("type");
       return PULL;
     }
+    if ("amqp".equals(type) || "kafka".equals(type)) {
+      Target target = ForwardSettings.read(type, f, current);
+      int concurrency = f.intOr("concurrency", 1, 256, DEFAULT_CONCURRENCY);
+      return new DeliveryConfig(
+          type, null, target.timeout().toMillis(), concurrency, Map.of(), null, target);
+    }
     if (!"http".equals(type)) {
-      throw f.invalid("type", "must be http or pull");
+      throw f.invalid("type", "must be http, amqp, kafka or pull");
     }
     f.only("type", "url", "timeoutMs", "concurrency", "headers", "secret");
     String url = f.text("url", 2048);
@@ -90,7 +106,7 @@ public record DeliveryConfig(
     int concurrency = f.intOr("concurrency", 1, 256, DEFAULT_CONCURRENCY);
     Map<String, String> headers = PushHeaders.read(f);
     String secret = readSecret(f, current);
-    return new DeliveryConfig("http", uri, timeout, concurrency, headers, secret);
+    return new DeliveryConfig("http", uri, timeout, concurrency, headers, secret, null);
   }
 
   private static String readSecret(Fields f, DeliveryConfig current) {
@@ -111,13 +127,20 @@ public record DeliveryConfig(
     return secret;
   }
 
-  /** The setting as the API shows it: the secret, when there is one, as {@value #MASK}. */
+  /**
+   * The setting as the API shows it: the secret, when there is one, and a broker URI's password as
+   * {@value #MASK}.
+   */
   public ObjectNode toJson() {
     return json(false);
   }
 
   private ObjectNode json(boolean withSecret) {
     ObjectNode o = JsonOut.object().put("type", type);
+    if (forward()) {
+      ForwardSettings.write(o, target, withSecret);
+      o.put("concurrency", concurrency);
+    }
     if (push()) {
       o.put("url", url.toString()).put("timeoutMs", timeoutMs).put("concurrency", concurrency);
       if (!headers.isEmpty()) {

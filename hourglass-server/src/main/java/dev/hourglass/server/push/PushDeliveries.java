@@ -3,6 +3,8 @@ package dev.hourglass.server.push;
 import dev.hourglass.Hourglass;
 import dev.hourglass.Worker;
 import dev.hourglass.WorkerOptions;
+import dev.hourglass.forward.Forwarder;
+import dev.hourglass.forward.ForwarderOptions;
 import dev.hourglass.server.metrics.Metrics;
 import java.net.http.HttpClient;
 import java.time.Duration;
@@ -17,10 +19,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Runs push delivery: one {@link Worker} per queue whose delivery is {@code http}, with the queue's
- * concurrency, whose handler POSTs each job ({@link HttpPusher}). A worker's threads only ever wait
- * on its own endpoint, so a slow or dead endpoint holds back its own queue and no other. Leases
- * cover the POST timeout plus {@link #LEASE_MARGIN}, so a job in flight when this server dies comes
- * back to another server (or this one after a restart) when its lease runs out.
+ * concurrency, whose handler POSTs each job ({@link HttpPusher}); one {@link Forwarder} per queue
+ * whose delivery is {@code amqp} or {@code kafka}, with its own thread and broker connection. A
+ * worker's threads only ever wait on its own endpoint, so a slow or dead endpoint holds back its
+ * own queue and no other. Leases cover the POST timeout plus {@link #LEASE_MARGIN}, so a job in
+ * flight when this server dies comes back to another server (or this one after a restart) when its
+ * lease runs out.
  *
  * <p>Every {@value #RESCAN_SECONDS} s the settings version is read, and when some queue's settings
  * changed, every queue's delivery settings are read again, so a change made through another server
@@ -51,7 +55,16 @@ public final class PushDeliveries implements AutoCloseable {
   private boolean closed;
   private long scannedVersion = -1; // the settings version the last full scan read; rescan thread
 
-  private record Running(DeliveryConfig config, Worker worker) {}
+  /** A queue's pusher or forwarder. */
+  private record Running(DeliveryConfig config, AutoCloseable runner) {
+    void stop() {
+      try {
+        runner.close();
+      } catch (Exception e) { // Worker and Forwarder close without checked exceptions
+        throw new IllegalStateException(e);
+      }
+    }
+  }
 
   public PushDeliveries(Hourglass hourglass, Metrics metrics, Duration shutdownTimeout) {
     this.hourglass = hourglass;
@@ -104,8 +117,23 @@ public final class PushDeliveries implements AutoCloseable {
     }
     if (current != null) {
       running.remove(queue);
-      current.worker().close();
-      log.info("push delivery of queue {} stopped", queue);
+      current.stop();
+      log.info("{} delivery of queue {} stopped", current.config().type(), queue);
+    }
+    if (config.forward()) {
+      ForwarderOptions options =
+          ForwarderOptions.builder()
+              .concurrency(config.concurrency())
+              .shutdownTimeout(shutdownTimeout)
+              .onPublished(job -> metrics.delivered(queue, "forward", job.dueAt()))
+              .build();
+      Forwarder forwarder = Forwarder.start(hourglass.queue(queue), config.target(), options);
+      running.put(queue, new Running(config, forwarder));
+      log.info(
+          "forwarding queue {} to {} (concurrency {})",
+          queue,
+          config.target(),
+          config.concurrency());
     }
     if (config.push()) {
       WorkerOptions options =
@@ -141,6 +169,6 @@ public final class PushDeliveries implements AutoCloseable {
       stopping = new HashMap<>(running);
       running.clear();
     }
-    stopping.values().parallelStream().forEach(r -> r.worker().close());
+    stopping.values().parallelStream().forEach(Running::stop);
   }
 }
