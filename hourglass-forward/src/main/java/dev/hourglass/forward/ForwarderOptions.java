@@ -8,7 +8,7 @@ import java.util.function.Consumer;
 /**
  * How a {@link Forwarder} runs. Immutable; {@link #defaults()} or {@link #builder()}.
  *
- * @param concurrency publishes awaiting the broker's confirm at most, 1 to 1024 (default 16)
+ * @param concurrency publishes awaiting the broker's confirm at most, 1 to 1024 (default 256)
  * @param reconnectMin the first wait after a broker failure (default 250 ms), doubling per failure
  * @param reconnectMax the longest wait between failures (default 5 s)
  * @param shutdownTimeout how long {@link Forwarder#close()} waits for confirms (default 10 s)
@@ -21,7 +21,7 @@ public record ForwarderOptions(
     Duration reconnectMax,
     Duration shutdownTimeout,
     Consumer<Delivery<?>> onPublished) {
-  public static final int DEFAULT_CONCURRENCY = 16;
+  public static final int DEFAULT_CONCURRENCY = 256;
 
   public ForwarderOptions {
     if (concurrency < 1 || concurrency > 1024) {

@@ -138,7 +138,7 @@ class ContractForwardTest {
         201);
     JsonNode shown = assertJson(s.get("/v1/queues/k"), 200).get("delivery");
     assertThat(shown.get("key").asText()).isEqualTo("id");
-    assertThat(shown.get("concurrency").asInt()).isEqualTo(16);
+    assertThat(shown.get("concurrency").asInt()).isEqualTo(256);
     enqueue(s, "k", j("{'id':'b','payload':[1,2],'delayMs':200}"));
     List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
     try (KafkaConsumer<byte[], byte[]> consumer =

@@ -83,7 +83,9 @@ public record DeliveryConfig(
     }
     if ("amqp".equals(type) || "kafka".equals(type)) {
       Target target = ForwardSettings.read(type, f, current);
-      int concurrency = f.intOr("concurrency", 1, 256, DEFAULT_CONCURRENCY);
+      int concurrency =
+          f.intOr(
+              "concurrency", 1, 1024, dev.hourglass.forward.ForwarderOptions.DEFAULT_CONCURRENCY);
       return new DeliveryConfig(
           type, null, target.timeout().toMillis(), concurrency, Map.of(), null, target);
     }
