@@ -1,5 +1,6 @@
 package dev.hourglass.bench;
 
+import dev.hourglass.forward.ForwarderOptions;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -124,7 +125,7 @@ final class Options {
     intOption("prefetch", 0, 0, 100_000); // WorkerOptions' limit
     intOption("queues", 0, 0, 100_000);
     intOption("consumers", 1, 1, 10_000);
-    intOption("concurrency", 16, 1, 1024);
+    intOption("concurrency", ForwarderOptions.DEFAULT_CONCURRENCY, 1, 1024);
     intOption("payload-bytes", 120, Payloads.HEADER_BYTES, 1024 * 1024);
     longOption("seed", 1, Long.MIN_VALUE, Long.MAX_VALUE);
     long min = longOption("min-delay-ms", 0, 0, Long.MAX_VALUE / 4);
@@ -198,7 +199,7 @@ final class Options {
 
   /** The forward workload's publishes awaiting the broker's confirm at most. */
   int concurrency() {
-    return intOrDefault("concurrency", 16);
+    return intOrDefault("concurrency", ForwarderOptions.DEFAULT_CONCURRENCY);
   }
 
   /** The Redis URL given, or null to start the embedded one. */

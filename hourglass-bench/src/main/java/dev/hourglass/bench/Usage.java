@@ -160,7 +160,7 @@ final class Usage {
         --seconds S           idle: measuring window [30]; http-enqueue: each wrk run [20]
         --seed N              seed of the random payloads and due times [1]
         --broker B            forward: amqp or kafka [amqp]
-        --concurrency N       forward: publishes awaiting the broker's confirm at most [16]
+        --concurrency N       forward: publishes awaiting the broker's confirm at most [256, the library's default]
         --help                this text
       Exit codes: 0 done, 1 failed, 2 bad command line.
       Launcher environment: JAVA_OPTS (default -Xmx4g); HOURGLASS_BENCH_SKIP_BUILD=1 reuses the last
