@@ -3,6 +3,7 @@ package dev.hourglass.server;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.hourglass.server.auth.TokenRule;
+import dev.hourglass.server.config.ArchiveConfig;
 import dev.hourglass.server.config.ConfigLoader;
 import dev.hourglass.server.config.ServerConfig;
 import java.io.IOException;
@@ -54,6 +55,17 @@ public final class TestServer implements AutoCloseable {
   /** {@link #startQuickStop(String)} with tokens. */
   public static TestServer startQuickStop(String redisUri, List<TokenRule> tokens) {
     return start(redisUri, tokens, "0");
+  }
+
+  /** A quick-stopping server on {@code redisUri} with auth off and this archive database. */
+  public static TestServer startWithArchive(String redisUri, ArchiveConfig archive) {
+    ServerConfig config =
+        ConfigLoader.load(
+            Map.of("port", "0", "data-dir", "unused-data-dir", "shutdown-timeout-ms", "0"),
+            Map.of(),
+            null);
+    return new TestServer(
+        HourglassServer.start(config.with(Optional.of(redisUri), List.of()).withArchive(archive)));
   }
 
   private static TestServer start(String redisUri, List<TokenRule> tokens, String shutdownMs) {

@@ -81,6 +81,9 @@ final class LifecycleApi {
     DeliveryConfig delivery =
         DeliveryConfig.fromAttribute(q.settings().attributes().get(DeliveryConfig.ATTRIBUTE));
     api.push.apply(queue, DeliveryConfig.PULL);
+    // Deleting a queue deletes its outbox: what finished before is stored first. Jobs that a
+    // forced delete removes are not archived (they did not finish).
+    api.archive.ifPresent(a -> a.drain(queue));
     long n;
     try {
       n = withJobs ? q.deleteWithJobs() : deleteEmpty(q);
