@@ -97,30 +97,20 @@ class ArchiveKillTest {
   }
 
   private ChildProcess startServer() throws InterruptedException {
-    int port = ChildProcess.freePort();
-    ChildProcess p =
-        ChildProcess.serverJvm(
-            tmp,
-            "server",
-            "--port",
-            Integer.toString(port),
-            "--redis",
-            redis.uri(),
-            "--archive-url",
-            pg.jdbcUrl(),
-            "--archive-user",
-            pg.user(),
-            "--archive-password",
-            pg.password(),
-            "--log-format",
-            "text");
-    try {
-      ApiClient.onPort(port).awaitReady(STEP, p::isAlive, p::output);
-    } catch (AssertionError e) {
-      p.close();
-      throw e;
-    }
-    return p;
+    return ChildProcess.readyServerJvm(
+        tmp,
+        ChildProcess.freePort(),
+        STEP,
+        "--redis",
+        redis.uri(),
+        "--archive-url",
+        pg.jdbcUrl(),
+        "--archive-user",
+        pg.user(),
+        "--archive-password",
+        pg.password(),
+        "--log-format",
+        "text");
   }
 
   private long rows() throws SQLException {

@@ -9,13 +9,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.hourglass.server.config.ArchiveConfig;
 import dev.hourglass.testing.Postgres;
 import dev.hourglass.testing.RedisExtension;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -53,14 +51,7 @@ class ContractHistoryTest {
   }
 
   static TestServer withArchive() {
-    return TestServer.startWithArchive(
-        redis.uri(),
-        new ArchiveConfig(
-            pg.jdbcUrl(),
-            Optional.of(pg.user()),
-            Optional.of(pg.password()),
-            Duration.ofDays(30),
-            1000));
+    return TestServer.startWithArchive(redis.uri(), pg);
   }
 
   @Test

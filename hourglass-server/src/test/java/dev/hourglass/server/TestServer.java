@@ -6,6 +6,7 @@ import dev.hourglass.server.auth.TokenRule;
 import dev.hourglass.server.config.ArchiveConfig;
 import dev.hourglass.server.config.ConfigLoader;
 import dev.hourglass.server.config.ServerConfig;
+import dev.hourglass.testing.Postgres;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -66,6 +67,18 @@ public final class TestServer implements AutoCloseable {
             null);
     return new TestServer(
         HourglassServer.start(config.with(Optional.of(redisUri), List.of()).withArchive(archive)));
+  }
+
+  /** {@link #startWithArchive(String, ArchiveConfig)} on a test database, 30 days, bound 1000. */
+  public static TestServer startWithArchive(String redisUri, Postgres pg) {
+    return startWithArchive(
+        redisUri,
+        new ArchiveConfig(
+            pg.jdbcUrl(),
+            Optional.of(pg.user()),
+            Optional.of(pg.password()),
+            Duration.ofDays(30),
+            1000));
   }
 
   private static TestServer start(String redisUri, List<TokenRule> tokens, String shutdownMs) {

@@ -8,12 +8,10 @@ import dev.hourglass.JobSpec;
 import dev.hourglass.Nack;
 import dev.hourglass.Queue;
 import dev.hourglass.server.TestServer;
-import dev.hourglass.server.config.ArchiveConfig;
 import dev.hourglass.testing.Postgres;
 import dev.hourglass.testing.RedisExtension;
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -36,14 +34,7 @@ class HistoryCommandTest {
 
   @Test
   void showsPagesFilteredByOutcomeAndOneJobsLastRecord() {
-    ArchiveConfig archive =
-        new ArchiveConfig(
-            pg.jdbcUrl(),
-            Optional.of(pg.user()),
-            Optional.of(pg.password()),
-            Duration.ofDays(30),
-            1000);
-    try (TestServer s = TestServer.startWithArchive(redis.uri(), archive)) {
+    try (TestServer s = TestServer.startWithArchive(redis.uri(), pg)) {
       Queue<byte[]> q = s.server().hourglass().queue("cli");
       q.enqueue(JobSpec.builder().id("ok-1").payload("{\"n\":1}").build());
       q.enqueue(JobSpec.builder().id("bad-1").payload("{\"n\":2}").build());
