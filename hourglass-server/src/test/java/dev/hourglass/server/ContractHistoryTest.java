@@ -153,6 +153,23 @@ class ContractHistoryTest {
   }
 
   @Test
+  void aDeletedQueuesFinishedJobsAreArchivedFirstAndItsHistoryStays() {
+    try (TestServer s = withArchive()) {
+      // Deleted at once: the archiver has not even listed the new queue yet, so only the delete's
+      // own drain can store the record before the outbox goes with the queue.
+      String q = "/v1/queues/gone";
+      assertJson(s.post(q + "/jobs", j("{'id':'last-one','payload':7}")), 201);
+      JsonNode d = assertJson(s.post(q + "/claim", j("{'max':1}")), 200).get("jobs").get(0);
+      String receipt = d.get("receipt").asText();
+      assertThat(s.post(q + "/jobs/last-one/ack", j("{'receipt':'" + receipt + "'}")).status())
+          .isEqualTo(204);
+      assertThat(s.call("DELETE", q, null).status()).isEqualTo(204);
+      JsonNode r = assertJson(s.get(q + "/history/last-one"), 200);
+      assertThat(r.get("outcome").asText()).isEqualTo("acked");
+    }
+  }
+
+  @Test
   void badQueryParametersAreRefused() {
     try (TestServer s = withArchive()) {
       String q = "/v1/queues/hist/history";
