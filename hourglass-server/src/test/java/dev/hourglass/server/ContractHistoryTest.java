@@ -9,6 +9,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.hourglass.Delivery;
+import dev.hourglass.JobSpec;
+import dev.hourglass.Queue;
 import dev.hourglass.testing.Postgres;
 import dev.hourglass.testing.RedisExtension;
 import java.time.Duration;
@@ -166,6 +169,56 @@ class ContractHistoryTest {
       assertThat(s.call("DELETE", q, null).status()).isEqualTo(204);
       JsonNode r = assertJson(s.get(q + "/history/last-one"), 200);
       assertThat(r.get("outcome").asText()).isEqualTo("acked");
+    }
+  }
+
+  @Test
+  void whileTheDatabaseIsDownTheMetricsShowTheOutboxGrowThenDrain() {
+    try (TestServer s = withArchive()) {
+      Queue<byte[]> q = s.server().hourglass().queue("metered");
+      q.enqueue(JobSpec.builder().id("first").payload("1").build());
+      ackAll(q, 1);
+      await("the first job archived")
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> s.get("/v1/queues/metered/history/first").status() == 200);
+      pg.stop();
+      try {
+        for (int i = 0; i < 40; i++) {
+          q.enqueue(JobSpec.builder().id("j" + i).payload("1").build());
+        }
+        ackAll(q, 40);
+        await("the gauge shows 40 waiting and failures are counted")
+            .atMost(Duration.ofSeconds(60))
+            .until(
+                () -> {
+                  String m = s.get("/metrics").body();
+                  return m.contains("hourglass_outbox_records{queue=\"metered\"} 40.0")
+                      && !m.contains("hourglass_archive_failures_total 0.0");
+                });
+        assertError(s.get("/v1/queues/metered/history"), 503, "archive_unavailable");
+      } finally {
+        pg.startAgain();
+      }
+      await("drained: the gauge back to 0 and every job in the history")
+          .atMost(Duration.ofSeconds(60))
+          .until(
+              () ->
+                  s.get("/metrics")
+                          .body()
+                          .contains("hourglass_outbox_records{queue=\"metered\"} 0.0")
+                      && s.get("/v1/queues/metered/history?limit=100").json().get("jobs").size()
+                          == 41);
+      assertThat(s.get("/metrics").body()).contains("hourglass_archive_rows_total 41.0");
+    }
+  }
+
+  private static void ackAll(Queue<byte[]> q, int n) {
+    int acked = 0;
+    while (acked < n) {
+      for (Delivery<byte[]> d : q.claim(n - acked, Duration.ofMinutes(1))) {
+        q.ack(d);
+        acked++;
+      }
     }
   }
 
