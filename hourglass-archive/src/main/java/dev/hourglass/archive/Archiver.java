@@ -28,6 +28,7 @@ final class Archiver implements Runnable {
   private static final Logger log = LoggerFactory.getLogger(Archiver.class);
   private static final long RESCAN_NANOS = TimeUnit.SECONDS.toNanos(3);
   private static final Duration MAX_BACKOFF = Duration.ofSeconds(5);
+  private static final int IDLE_BACKOFF = 8;
 
   private final Hourglass hourglass;
   private final JobHistoryTable table;
@@ -59,14 +60,19 @@ final class Archiver implements Runnable {
   @Override
   public void run() {
     Duration backoff = Duration.ZERO;
+    Duration idle = settings.idle();
     while (stopped.getCount() > 0) {
       try {
         rescanWhenDue();
-        boolean backlog = drainEveryPartitionOnce();
+        int stored = drainEveryPartitionOnce();
         recovered();
         backoff = Duration.ZERO;
-        if (!backlog) {
-          awaitStopFor(settings.idle()); // new records in some outbox
+        if (stored < 0) {
+          idle = settings.idle(); // a full batch: go on at once
+        } else {
+          // Each pass reads every partition: while they stay empty, read them less often.
+          idle = stored > 0 ? settings.idle() : min(idle.multipliedBy(2), maxIdle());
+          awaitStopFor(idle); // new records in some outbox
         }
       } catch (SQLException | RuntimeException e) {
         failed(e);
@@ -98,14 +104,22 @@ final class Archiver implements Runnable {
     return batch.size();
   }
 
-  private boolean drainEveryPartitionOnce() throws SQLException {
+  /** Drains one batch of every partition; returns the records stored, or -1 after a full batch. */
+  private int drainEveryPartitionOnce() throws SQLException {
+    int stored = 0;
     boolean backlog = false;
     for (Map.Entry<String, Integer> q : partitions.entrySet()) {
       for (int p = 0; p < q.getValue(); p++) {
-        backlog |= drain(q.getKey(), p) == settings.batchSize();
+        int n = drain(q.getKey(), p);
+        stored += n;
+        backlog |= n == settings.batchSize();
       }
     }
-    return backlog;
+    return backlog ? -1 : stored;
+  }
+
+  private Duration maxIdle() {
+    return settings.idle().multipliedBy(IDLE_BACKOFF);
   }
 
   private void rescanWhenDue() {
