@@ -6,6 +6,8 @@ import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.stream.Stream;
 
 /**
  * A real PostgreSQL server for tests (zonky's embedded binaries), on a fixed port and data
@@ -81,8 +83,16 @@ public final class Postgres implements AutoCloseable {
     }
   }
 
+  /** Stops the server and deletes its data directory. */
   @Override
   public void close() {
     stop();
+    try (Stream<Path> files = Files.walk(dataDir)) {
+      for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(p);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot delete " + dataDir, e);
+    }
   }
 }
