@@ -1,6 +1,8 @@
 package dev.hourglass.server.config;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -18,6 +20,35 @@ public record ArchiveConfig(
     Optional<String> password,
     Duration retention,
     int outboxMax) {
+
+  /** The archive settings among the resolved values; empty without {@code archive-url}. */
+  static Optional<ArchiveConfig> of(Map<Setting, String> values) {
+    String url = values.get(Setting.ARCHIVE_URL);
+    long days = ConfigLoader.number(Setting.ARCHIVE_RETENTION_DAYS, values, 1, 36_500);
+    long outboxMax = ConfigLoader.number(Setting.ARCHIVE_OUTBOX_MAX, values, 1, 10_000_000);
+    if (url == null || url.isBlank()) {
+      for (Setting s : List.of(Setting.ARCHIVE_USER, Setting.ARCHIVE_PASSWORD)) {
+        if (values.containsKey(s)) {
+          throw new ConfigException(s.names() + " is given without " + Setting.ARCHIVE_URL.names());
+        }
+      }
+      return Optional.empty();
+    }
+    if (!url.startsWith("jdbc:postgresql://")) {
+      throw new ConfigException(
+          Setting.ARCHIVE_URL.names()
+              + " must be a jdbc:postgresql://host:port/database URL, was '"
+              + url.replaceAll("password=[^&]*", "password=***")
+              + "'");
+    }
+    return Optional.of(
+        new ArchiveConfig(
+            url,
+            Optional.ofNullable(values.get(Setting.ARCHIVE_USER)),
+            Optional.ofNullable(values.get(Setting.ARCHIVE_PASSWORD)),
+            Duration.ofDays(days),
+            (int) outboxMax));
+  }
 
   @Override
   public String toString() {

@@ -99,35 +99,7 @@ public final class ConfigLoader {
         allowUnauthenticated,
         oneOf(Setting.LOG_FORMAT, values, "auto", "json", "text"),
         oneOf(Setting.LOG_LEVEL, values, "error", "warn", "info", "debug"),
-        archive(values));
-  }
-
-  private static Optional<ArchiveConfig> archive(Map<Setting, String> values) {
-    String url = values.get(Setting.ARCHIVE_URL);
-    long days = number(Setting.ARCHIVE_RETENTION_DAYS, values, 1, 36_500);
-    long outboxMax = number(Setting.ARCHIVE_OUTBOX_MAX, values, 1, 10_000_000);
-    if (url == null || url.isBlank()) {
-      for (Setting s : List.of(Setting.ARCHIVE_USER, Setting.ARCHIVE_PASSWORD)) {
-        if (values.containsKey(s)) {
-          throw new ConfigException(s.names() + " is given without " + Setting.ARCHIVE_URL.names());
-        }
-      }
-      return Optional.empty();
-    }
-    if (!url.startsWith("jdbc:postgresql://")) {
-      throw new ConfigException(
-          Setting.ARCHIVE_URL.names()
-              + " must be a jdbc:postgresql://host:port/database URL, was '"
-              + url.replaceAll("password=[^&]*", "password=***")
-              + "'");
-    }
-    return Optional.of(
-        new ArchiveConfig(
-            url,
-            Optional.ofNullable(values.get(Setting.ARCHIVE_USER)),
-            Optional.ofNullable(values.get(Setting.ARCHIVE_PASSWORD)),
-            Duration.ofDays(days),
-            (int) outboxMax));
+        ArchiveConfig.of(values));
   }
 
   private static JsonNode readYaml(Path file) {
@@ -254,7 +226,7 @@ public final class ConfigLoader {
     }
   }
 
-  private static long number(Setting s, Map<Setting, String> values, long min, long max) {
+  static long number(Setting s, Map<Setting, String> values, long min, long max) {
     String v = values.get(s);
     try {
       long n = Long.parseLong(v.trim());
