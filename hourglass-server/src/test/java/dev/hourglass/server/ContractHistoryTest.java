@@ -17,8 +17,6 @@ import dev.hourglass.testing.RedisExtension;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -29,7 +27,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class ContractHistoryTest {
   @RegisterExtension static RedisExtension redis = RedisExtension.standalone();
-  static Postgres pg;
+  @RegisterExtension static Postgres pg = Postgres.perClass();
 
   static final java.util.Set<String> ITEM_FIELDS =
       java.util.Set.of(
@@ -42,16 +40,6 @@ class ContractHistoryTest {
           "attempts",
           "lastError",
           "payload");
-
-  @BeforeAll
-  static void startDatabase() {
-    pg = Postgres.start();
-  }
-
-  @AfterAll
-  static void stopDatabase() {
-    pg.close();
-  }
 
   static TestServer withArchive() {
     return TestServer.startWithArchive(redis.uri(), pg);

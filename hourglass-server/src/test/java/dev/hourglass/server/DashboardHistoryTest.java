@@ -9,23 +9,12 @@ import dev.hourglass.Nack;
 import dev.hourglass.Queue;
 import dev.hourglass.testing.Postgres;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The queue page's History tab on a server with an archive: finished jobs, newest first. */
 class DashboardHistoryTest extends DashboardTestBase {
-  static Postgres pg;
-
-  @BeforeAll
-  static void startDatabase() {
-    pg = Postgres.start();
-  }
-
-  @AfterAll
-  static void stopDatabase() {
-    pg.close();
-  }
+  @RegisterExtension static Postgres pg = Postgres.perClass();
 
   @Test
   void theHistoryTabShowsFinishedJobsWithTheirOutcomeAndLastError() {

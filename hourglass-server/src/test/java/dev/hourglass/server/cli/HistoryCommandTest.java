@@ -12,25 +12,13 @@ import dev.hourglass.testing.Postgres;
 import dev.hourglass.testing.RedisExtension;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** {@code hourglass history} against a real server with an archive, and one without. */
 class HistoryCommandTest {
   @RegisterExtension static RedisExtension redis = RedisExtension.standalone();
-  static Postgres pg;
-
-  @BeforeAll
-  static void startDatabase() {
-    pg = Postgres.start();
-  }
-
-  @AfterAll
-  static void stopDatabase() {
-    pg.close();
-  }
+  @RegisterExtension static Postgres pg = Postgres.perClass();
 
   @Test
   void showsPagesFilteredByOutcomeAndOneJobsLastRecord() {
