@@ -8,6 +8,10 @@ final class Usage {
       """
       Usage: hourglass-bench/run WORKLOAD [options]
              hourglass-bench/run jmh [JMH options]      (micro-benchmarks; -h for JMH's help)
+             hourglass-bench/run archive [--jobs N] [--payload-bytes B] [--redis URI]
+                                                        (the archive's cost per finished job on
+                                                         Hourglass alone, into an embedded
+                                                         PostgreSQL; see docs/ARCHIVE.md)
              hourglass-bench/run first-touch [STEPS]    (what this machine charges per 4 KB page of
                                                          new memory, in STEPS blocks of 256 MB,
                                                          1 to 64 [12])

@@ -1,8 +1,11 @@
 package dev.hourglass.server;
 
 import dev.hourglass.Hourglass;
+import dev.hourglass.archive.Archive;
+import dev.hourglass.archive.ArchiveSettings;
 import dev.hourglass.embedded.RedisServer;
 import dev.hourglass.server.auth.Auth;
+import dev.hourglass.server.config.ArchiveConfig;
 import dev.hourglass.server.config.ServerConfig;
 import dev.hourglass.server.http.ApiContext;
 import dev.hourglass.server.http.JsonErrorHandler;
@@ -20,6 +23,7 @@ import java.nio.file.Files;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import org.eclipse.jetty.server.handler.GracefulHandler;
 import org.slf4j.Logger;
@@ -42,6 +46,7 @@ public final class HourglassServer implements AutoCloseable {
   private final DataDirLock dataDirLock;
   private final RedisServer embedded;
   private final Hourglass hourglass;
+  private Optional<Archive> archive = Optional.empty();
   private final PushDeliveries push;
   private final QueueSeries series;
   private final ApiContext api;
@@ -75,6 +80,7 @@ public final class HourglassServer implements AutoCloseable {
               .scriptListener(metrics)
               .build();
       metrics.bind(hourglass);
+      this.archive = config.archive().map(a -> startArchive(hourglass, a, metrics));
       this.push = new PushDeliveries(hourglass, metrics, config.shutdownTimeout());
       this.series = new QueueSeries(hourglass, metrics.lateness(), Clock.systemUTC());
       this.api =
@@ -84,6 +90,7 @@ public final class HourglassServer implements AutoCloseable {
               metrics,
               push,
               series,
+              archive,
               config.maxPayloadBytes(),
               config.maxBodyBytes());
       this.ops = new Ops(hourglass, metrics);
@@ -119,12 +126,31 @@ public final class HourglassServer implements AutoCloseable {
       push.start();
       series.start();
     } catch (RuntimeException e) {
+      archive.ifPresent(Archive::close);
       if (embedded != null) {
         embedded.stop();
         dataDirLock.close();
       }
       throw e;
     }
+  }
+
+  /**
+   * Migrates the archive database and starts draining the outbox into it; fails when the database
+   * cannot be reached at start, so that a wrong URL shows at once.
+   */
+  private static Archive startArchive(Hourglass hourglass, ArchiveConfig a, Metrics metrics) {
+    Archive started =
+        Archive.start(
+            hourglass,
+            ArchiveSettings.builder()
+                .jdbc(a.url(), a.user().orElse(null), a.password().orElse(null))
+                .retention(a.retention())
+                .outboxMaxPerPartition(a.outboxMax())
+                .listener(metrics.archive())
+                .build());
+    metrics.archive().bind(started);
+    return started;
   }
 
   /** Starts the server; returns once it serves. */
@@ -135,6 +161,12 @@ public final class HourglassServer implements AutoCloseable {
         server.baseUrl(),
         server.redisDescription,
         config.tokens().isEmpty() ? "off" : config.tokens().size() + " token(s)");
+    server.archive.ifPresent(
+        a ->
+            log.info(
+                "Archive: finished jobs kept in {} for {}",
+                config.archive().get().url().replaceAll("password=[^&]*", "password=***"),
+                config.archive().get().retention()));
     return server;
   }
 
@@ -223,6 +255,7 @@ public final class HourglassServer implements AutoCloseable {
     }
     pushes.join();
     series.close();
+    archive.ifPresent(Archive::close);
     hourglass.close();
     if (embedded != null) {
       embedded.stop();

@@ -10,6 +10,7 @@ import dev.hourglass.server.cli.EnqueueCommand;
 import dev.hourglass.server.cli.ErrorReporter;
 import dev.hourglass.server.cli.ExitCodes;
 import dev.hourglass.server.cli.GetCommand;
+import dev.hourglass.server.cli.HistoryCommand;
 import dev.hourglass.server.cli.JobsCommand;
 import dev.hourglass.server.cli.NackCommand;
 import dev.hourglass.server.cli.PauseCommand;
@@ -51,6 +52,7 @@ import picocli.CommandLine.Command;
       AckCommand.class,
       NackCommand.class,
       DeadCommand.class,
+      HistoryCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class Main implements Runnable {

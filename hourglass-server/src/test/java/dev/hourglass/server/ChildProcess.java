@@ -8,6 +8,7 @@ import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -60,6 +61,24 @@ final class ChildProcess implements AutoCloseable {
             Main.class.getName()));
     command.addAll(List.of(args));
     return start(workDir, Map.of(), command);
+  }
+
+  /**
+   * {@link #serverJvm} with {@code --port port} and these arguments, once it answers ready within
+   * {@code timeout}; killed if it does not.
+   */
+  static ChildProcess readyServerJvm(Path workDir, int port, Duration timeout, String... args)
+      throws InterruptedException {
+    List<String> all = new ArrayList<>(List.of("server", "--port", Integer.toString(port)));
+    all.addAll(List.of(args));
+    ChildProcess p = serverJvm(workDir, all.toArray(String[]::new));
+    try {
+      ApiClient.onPort(port).awaitReady(timeout, p::isAlive, p::output);
+    } catch (AssertionError e) {
+      p.close();
+      throw e;
+    }
+    return p;
   }
 
   private static Thread collect(InputStream in, List<String> lines, String name) {

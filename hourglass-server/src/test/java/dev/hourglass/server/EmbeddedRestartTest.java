@@ -176,21 +176,8 @@ class EmbeddedRestartTest {
   /** A server JVM with its embedded Redis in {@link #dataDir}, ready to serve. */
   private ServerJvm startServer(int port) throws InterruptedException {
     ChildProcess p =
-        ChildProcess.serverJvm(
-            tmp,
-            "server",
-            "--port",
-            Integer.toString(port),
-            "--data-dir",
-            dataDir.toString(),
-            "--log-format",
-            "text");
-    try {
-      ApiClient.onPort(port).awaitReady(STEP, p::isAlive, p::output);
-    } catch (AssertionError e) {
-      p.close();
-      throw e;
-    }
+        ChildProcess.readyServerJvm(
+            tmp, port, STEP, "--data-dir", dataDir.toString(), "--log-format", "text");
     return new ServerJvm(p, port);
   }
 

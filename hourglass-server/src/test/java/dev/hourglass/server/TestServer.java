@@ -3,8 +3,10 @@ package dev.hourglass.server;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.hourglass.server.auth.TokenRule;
+import dev.hourglass.server.config.ArchiveConfig;
 import dev.hourglass.server.config.ConfigLoader;
 import dev.hourglass.server.config.ServerConfig;
+import dev.hourglass.testing.Postgres;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -54,6 +56,29 @@ public final class TestServer implements AutoCloseable {
   /** {@link #startQuickStop(String)} with tokens. */
   public static TestServer startQuickStop(String redisUri, List<TokenRule> tokens) {
     return start(redisUri, tokens, "0");
+  }
+
+  /** A quick-stopping server on {@code redisUri} with auth off and this archive database. */
+  public static TestServer startWithArchive(String redisUri, ArchiveConfig archive) {
+    ServerConfig config =
+        ConfigLoader.load(
+            Map.of("port", "0", "data-dir", "unused-data-dir", "shutdown-timeout-ms", "0"),
+            Map.of(),
+            null);
+    return new TestServer(
+        HourglassServer.start(config.with(Optional.of(redisUri), List.of()).withArchive(archive)));
+  }
+
+  /** {@link #startWithArchive(String, ArchiveConfig)} on a test database, 30 days, bound 1000. */
+  public static TestServer startWithArchive(String redisUri, Postgres pg) {
+    return startWithArchive(
+        redisUri,
+        new ArchiveConfig(
+            pg.jdbcUrl(),
+            Optional.of(pg.user()),
+            Optional.of(pg.password()),
+            Duration.ofDays(30),
+            1000));
   }
 
   private static TestServer start(String redisUri, List<TokenRule> tokens, String shutdownMs) {

@@ -2,6 +2,7 @@ package dev.hourglass.server.cli;
 
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 
 /** Every HTTP API path the client calls, from API.md, with queue names and ids encoded. */
 final class ApiPaths {
@@ -51,6 +52,27 @@ final class ApiPaths {
       path.append(separator).append("cursor=").append(query(cursor));
     }
     return path.toString();
+  }
+
+  /** One page of a queue's archived history; absent filters, limit and cursor are left out. */
+  static String historyPage(
+      String queue, String outcome, Instant since, Integer limit, String cursor) {
+    StringBuilder path = new StringBuilder(queue(queue)).append("/history");
+    char separator = '?';
+    if (outcome != null) {
+      path.append(separator).append("outcome=").append(query(outcome));
+      separator = '&';
+    }
+    if (since != null) {
+      path.append(separator).append("since=").append(since.toEpochMilli());
+      separator = '&';
+    }
+    return page(path, separator, limit, cursor);
+  }
+
+  /** The last archived record of a job id. */
+  static String historyJob(String queue, String id) {
+    return queue(queue) + "/history/" + segment(id);
   }
 
   /** Removes a queue: only an empty one, or with {@code force} with all its jobs. */

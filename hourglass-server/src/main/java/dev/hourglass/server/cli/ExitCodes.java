@@ -17,13 +17,13 @@ public final class ExitCodes {
    */
   public static final int USAGE = 2;
 
-  /** The server answered 404: no such job, queue or dead job. */
+  /** The server answered 404: no such job, queue or dead job, or no archive. */
   public static final int NOT_FOUND = 3;
 
   /** The server answered 409: duplicate_id, stale_receipt, job_inflight, queue_not_empty. */
   public static final int CONFLICT = 4;
 
-  /** The server could not be reached (refused, timed out) or answered 503 redis_unavailable. */
+  /** The server could not be reached (refused, timed out) or answered 503 (Redis or archive). */
   public static final int UNAVAILABLE = 5;
 
   /** The server answered 401 or 403: missing, wrong or insufficient token. */
@@ -41,9 +41,9 @@ public final class ExitCodes {
       "  0  success%n"
           + "  1  other server error (4xx not listed here, 5xx, internal)%n"
           + "  2  usage error (bad option, queue name or payload; not confirmed)%n"
-          + "  3  not found (404)%n"
+          + "  3  not found (404; also archive_not_configured)%n"
           + "  4  conflict (409: duplicate_id, stale_receipt, job_inflight, queue_not_empty)%n"
-          + "  5  server unreachable or timed out, or redis_unavailable (503)%n"
+          + "  5  server unreachable or timed out, or unavailable (503: Redis or the archive)%n"
           + "  6  unauthorized or forbidden (401, 403)";
 
   private ExitCodes() {}

@@ -58,6 +58,23 @@ final class JobText {
     return shorten(payload.isMissingNode() ? "" : Json.write(payload), MAX_PAYLOAD_CHARS);
   }
 
+  /** One {@code name: value} line per field of an archived job as the history returns it. */
+  static String finished(JsonNode job) {
+    StringBuilder text = new StringBuilder();
+    line(text, "id", job.path("id").asText());
+    line(text, "queue", job.path("queue").asText());
+    line(text, "outcome", job.path("outcome").asText());
+    line(text, "finished at", time(job.path("finishedAt")));
+    line(text, "was due at", time(job.path("runAt")));
+    line(text, "created at", time(job.path("createdAt")));
+    line(text, "attempts", job.path("attempts").asText());
+    if (job.hasNonNull("lastError")) {
+      line(text, "last error", job.path("lastError").asText());
+    }
+    line(text, "payload", Json.write(job.path("payload")));
+    return text.toString().stripTrailing();
+  }
+
   /** {@code 1/5}: a job's attempts so far of its most. */
   static String attempts(JsonNode job) {
     return job.path("attempts").asText() + "/" + job.path("maxAttempts").asText();

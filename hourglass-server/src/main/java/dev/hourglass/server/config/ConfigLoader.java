@@ -98,7 +98,8 @@ public final class ConfigLoader {
         tokens,
         allowUnauthenticated,
         oneOf(Setting.LOG_FORMAT, values, "auto", "json", "text"),
-        oneOf(Setting.LOG_LEVEL, values, "error", "warn", "info", "debug"));
+        oneOf(Setting.LOG_LEVEL, values, "error", "warn", "info", "debug"),
+        ArchiveConfig.of(values));
   }
 
   private static JsonNode readYaml(Path file) {
@@ -225,7 +226,7 @@ public final class ConfigLoader {
     }
   }
 
-  private static long number(Setting s, Map<Setting, String> values, long min, long max) {
+  static long number(Setting s, Map<Setting, String> values, long min, long max) {
     String v = values.get(s);
     try {
       long n = Long.parseLong(v.trim());

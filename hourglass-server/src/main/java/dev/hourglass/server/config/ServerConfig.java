@@ -11,6 +11,7 @@ import java.util.Optional;
  * ConfigLoader} for where it comes from).
  *
  * @param redisUri the external Redis; empty to run the embedded one in {@code dataDir}
+ * @param archive the archive database; empty for none
  */
 public record ServerConfig(
     String bind,
@@ -24,7 +25,8 @@ public record ServerConfig(
     List<TokenRule> tokens,
     boolean allowUnauthenticated,
     String logFormat,
-    String logLevel) {
+    String logLevel,
+    Optional<ArchiveConfig> archive) {
 
   /** Loopback defaults with an embedded Redis in {@code dataDir} on a given port; for tests. */
   public static ServerConfig embedded(Path dataDir, int port) {
@@ -33,6 +35,24 @@ public record ServerConfig(
             Setting.DATA_DIR.key(), dataDir.toString(), Setting.PORT.key(), Integer.toString(port)),
         java.util.Map.of(),
         null);
+  }
+
+  /** This configuration with an archive database; for tests. */
+  public ServerConfig withArchive(ArchiveConfig archiveConfig) {
+    return new ServerConfig(
+        bind,
+        port,
+        redisUri,
+        dataDir,
+        prefix,
+        maxPayloadBytes,
+        maxBodyBytes,
+        shutdownTimeout,
+        tokens,
+        allowUnauthenticated,
+        logFormat,
+        logLevel,
+        Optional.of(archiveConfig));
   }
 
   /** This configuration with another Redis and token list; for tests. */
@@ -49,6 +69,7 @@ public record ServerConfig(
         List.copyOf(tokenRules),
         allowUnauthenticated,
         logFormat,
-        logLevel);
+        logLevel,
+        archive);
   }
 }

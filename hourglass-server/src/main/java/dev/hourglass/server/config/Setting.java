@@ -37,7 +37,22 @@ public enum Setting {
       "auto",
       "Log lines as json (one object per line), text, or auto: text when standard output is a"
           + " terminal, json when it is not."),
-  LOG_LEVEL("log-level", "info", "Log level: error, warn, info or debug.");
+  LOG_LEVEL("log-level", "info", "Log level: error, warn, info or debug."),
+  ARCHIVE_URL(
+      "archive-url",
+      null,
+      "PostgreSQL database that keeps finished jobs (jdbc:postgresql://host:port/db); turns the"
+          + " archive and the history routes on. Unset: no archive."),
+  ARCHIVE_USER("archive-user", null, "User of the archive database."),
+  ARCHIVE_PASSWORD(
+      "archive-password", null, "Password of the archive database (never logged or shown)."),
+  ARCHIVE_RETENTION_DAYS(
+      "archive-retention-days", "30", "Days the archive keeps a finished job (1 to 36500)."),
+  ARCHIVE_OUTBOX_MAX(
+      "archive-outbox-max",
+      "100000",
+      "Finished jobs each queue partition holds in Redis while the archive database is"
+          + " unreachable; past it the oldest are dropped and counted.");
 
   private final String key;
   private final String defaultValue;

@@ -2,12 +2,14 @@ package dev.hourglass.server.http;
 
 import dev.hourglass.Delivery;
 import dev.hourglass.Hourglass;
+import dev.hourglass.archive.Archive;
 import dev.hourglass.server.auth.Auth;
 import dev.hourglass.server.metrics.Metrics;
 import dev.hourglass.server.push.PushDeliveries;
 import dev.hourglass.server.series.QueueSeries;
 import io.javalin.http.Context;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -20,6 +22,7 @@ public final class ApiContext {
   final Metrics metrics;
   final PushDeliveries push;
   final QueueSeries series;
+  final Optional<Archive> archive;
   final int maxPayloadBytes;
   private final long maxBodyBytes;
 
@@ -33,6 +36,7 @@ public final class ApiContext {
       Metrics metrics,
       PushDeliveries push,
       QueueSeries series,
+      Optional<Archive> archive,
       int maxPayloadBytes,
       long maxBodyBytes) {
     this.hourglass = hourglass;
@@ -41,6 +45,7 @@ public final class ApiContext {
     this.metrics = metrics;
     this.push = push;
     this.series = series;
+    this.archive = archive;
     this.maxPayloadBytes = maxPayloadBytes;
     metrics.claimsWaiting(waits::size);
     this.maxBodyBytes = maxBodyBytes;

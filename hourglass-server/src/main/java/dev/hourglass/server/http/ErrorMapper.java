@@ -9,6 +9,7 @@ import dev.hourglass.PayloadTooLargeException;
 import dev.hourglass.QueueNotEmptyException;
 import dev.hourglass.RedisUnavailableException;
 import dev.hourglass.StaleReceiptException;
+import dev.hourglass.archive.ArchiveException;
 import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
 import java.io.UncheckedIOException;
@@ -58,6 +59,10 @@ public final class ErrorMapper {
     }
     if (t instanceof RedisUnavailableException e) {
       return new ApiException(503, "redis_unavailable", unavailableMessage(e));
+    }
+    if (t instanceof ArchiveException e) {
+      log.warn("archive request failed: {}", e.getMessage());
+      return new ApiException(503, "archive_unavailable", e.getMessage());
     }
     if (t instanceof HttpResponseException e) {
       return fromStatus(e.getStatus(), String.valueOf(e.getMessage()));

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.hourglass.JobState;
 import dev.hourglass.Queue;
 import dev.hourglass.QueueNotEmptyException;
+import dev.hourglass.archive.ArchiveException;
 import dev.hourglass.server.push.DeliveryConfig;
 import io.javalin.http.Context;
 import java.time.Duration;
@@ -83,8 +84,12 @@ final class LifecycleApi {
     api.push.apply(queue, DeliveryConfig.PULL);
     long n;
     try {
+      // Deleting a queue deletes its outbox: what finished before is stored first (503
+      // archive_unavailable, and nothing deleted, when the database cannot take it). Jobs that a
+      // forced delete removes are not archived: they did not finish.
+      api.archive.ifPresent(a -> a.drain(queue));
       n = withJobs ? q.deleteWithJobs() : deleteEmpty(q);
-    } catch (QueueNotEmptyException e) {
+    } catch (QueueNotEmptyException | ArchiveException e) {
       api.push.apply(queue, delivery);
       throw e;
     }

@@ -31,6 +31,7 @@ public final class Routes {
     DocsPage docs = new DocsPage();
     DashboardPage dashboard = new DashboardPage();
     SeriesApi series = new SeriesApi(api);
+    HistoryApi history = new HistoryApi(api);
     var r = config.routes;
 
     r.post(Q + "/jobs", queue(api, Permission.PRODUCE, jobs::enqueue));
@@ -58,6 +59,8 @@ public final class Routes {
     r.post(Q + "/pause", queue(api, Permission.ADMIN, lifecycle::pause));
     r.post(Q + "/resume", queue(api, Permission.ADMIN, lifecycle::resume));
     get(r, Q + "/due", queue(api, Permission.READ, lifecycle::due));
+    get(r, Q + "/history", queue(api, Permission.READ, history::page));
+    get(r, Q + "/history/{id}", job(api, Permission.READ, history::get));
     get(r, Q + "/series", queue(api, Permission.READ, series::series));
     get(r, "/v1/rates", any(api, Permission.READ, series::rates));
 

@@ -29,13 +29,15 @@ import java.util.function.Supplier;
  * hourglass_delivery_lateness_seconds{queue,mode=pull|push}} for this server's deliveries) and
  * {@code http_server_requests_seconds{method,route,status}}, each latency a histogram of a bounded
  * set of buckets; and the JVM's and the process's metrics ({@code jvm_*}, {@code process_*}, {@code
- * system_cpu_*}); and {@code hourglass_claims_waiting}, the long polls this server holds.
+ * system_cpu_*}); and {@code hourglass_claims_waiting}, the long polls this server holds; and, with
+ * an archive, the meters of {@link ArchiveMeters}.
  */
 public final class Metrics implements ScriptListener {
   private final PrometheusMeterRegistry registry =
       new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   private final HourglassMetrics hourglassMetrics = new HourglassMetrics(registry);
   private final LatenessSamples lateness = new LatenessSamples();
+  private final ArchiveMeters archive = new ArchiveMeters(registry);
 
   public Metrics() {
     // The JVM's and the process's own, as every Java service exports them.
@@ -90,6 +92,11 @@ public final class Metrics implements ScriptListener {
     lateness.record(queue, System.currentTimeMillis() - dueAt.toEpochMilli());
   }
 
+  /** The archive's meters, which are also its listener. */
+  public ArchiveMeters archive() {
+    return archive;
+  }
+
   /** The lateness of this server's deliveries, for the dashboard's series. */
   public LatenessSamples lateness() {
     return lateness;
@@ -98,6 +105,7 @@ public final class Metrics implements ScriptListener {
   /** The Prometheus text of every meter, with per-queue meters registered for new queues. */
   public String scrape() {
     hourglassMetrics.registerQueues();
+    archive.registerQueues();
     return registry.scrape();
   }
 }

@@ -26,7 +26,8 @@ class HelpTest {
         "dead",
         "dead list",
         "dead requeue",
-        "dead purge"
+        "dead purge",
+        "history"
       })
   void everyClientCommandHasExamplesAndTheExitCodes(String command) {
     Cli.Result result = Cli.run((command + " --help").split(" "));
@@ -56,7 +57,8 @@ class HelpTest {
         "claim",
         "ack",
         "nack",
-        "dead list"
+        "dead list",
+        "history"
       })
   void everyClientCommandHasTheCommonOptions(String command) {
     String help = Cli.run((command + " --help").split(" ")).out();
