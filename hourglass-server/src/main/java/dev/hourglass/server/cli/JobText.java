@@ -64,7 +64,7 @@ final class JobText {
     line(text, "id", job.path("id").asText());
     line(text, "queue", job.path("queue").asText());
     line(text, "outcome", job.path("outcome").asText());
-    line(text, "finished at", time(job.path("finishedAt")));
+    line(text, "finished", time(job.path("finishedAt")));
     line(text, "was due at", time(job.path("runAt")));
     line(text, "created at", time(job.path("createdAt")));
     line(text, "attempts", job.path("attempts").asText());
