@@ -251,7 +251,13 @@ public final class Checker {
           }
         }
         for (long a : at) {
-          out.add(x.catchUp(p, a, a, diedHi, 1).world());
+          // A background promoter runs as often as work falls due: a job this catch-up kills may
+          // have died in an earlier pass, at any time from its lease deadline on, while the other
+          // jobs' work waited for a later one (CI found a job dead at its deadline 150 while the
+          // model, with one catch-up at 225 for another job's lease, asked for 225 or later). A
+          // "need slots" rerun (from given) is one catch-up at one time.
+          long diedLo = from == Long.MIN_VALUE ? Long.MIN_VALUE : a;
+          out.add(x.catchUp(p, a, diedLo, diedHi, 1).world());
         }
       }
     }
