@@ -1,6 +1,7 @@
 package dev.hourglass.archive;
 
 import dev.hourglass.JobOutcome;
+import dev.hourglass.Payload;
 import java.time.Instant;
 import java.util.Optional;
 
@@ -15,7 +16,7 @@ import java.util.Optional;
  * @param runAt the time it was due at last
  * @param attempts deliveries made (an acked job counts the delivery it acked)
  * @param lastError the last failure's reason, if any
- * @param payload the payload bytes (shared: do not modify)
+ * @param payload the payload (immutable bytes; {@link Payload#bytes()} copies)
  */
 public record HistoryRecord(
     String id,
@@ -26,4 +27,4 @@ public record HistoryRecord(
     Instant runAt,
     int attempts,
     Optional<String> lastError,
-    byte[] payload) {}
+    Payload<byte[]> payload) {}

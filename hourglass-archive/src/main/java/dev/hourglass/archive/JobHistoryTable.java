@@ -2,6 +2,8 @@ package dev.hourglass.archive;
 
 import dev.hourglass.FinishedJob;
 import dev.hourglass.JobOutcome;
+import dev.hourglass.Payload;
+import dev.hourglass.spi.PayloadCodec;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -135,7 +137,7 @@ final class JobHistoryTable {
                 rs.getTimestamp(6).toInstant(),
                 rs.getInt(7),
                 Optional.ofNullable(rs.getString(8)),
-                rs.getBytes(9));
+                Payload.of(rs.getBytes(9), PayloadCodec.bytes()));
         rows.add(new Row(r, new HistoryCursor(r.finishedAt(), rs.getInt(10), rs.getString(11))));
       }
     }

@@ -13,7 +13,6 @@ import dev.hourglass.Queue;
 import dev.hourglass.QueueSettings;
 import dev.hourglass.testing.Postgres;
 import dev.hourglass.testing.RedisExtension;
-import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -127,7 +126,7 @@ class ArchiverTest {
     HistoryRecord acked = h.last("o", "acked").orElseThrow();
     assertThat(acked.attempts()).isEqualTo(1);
     assertThat(acked.lastError()).isEmpty();
-    assertThat(new String(acked.payload(), StandardCharsets.UTF_8)).isEqualTo("payload-acked");
+    assertThat(acked.payload().asString()).isEqualTo("payload-acked");
     assertThat(acked.finishedAt()).isAfterOrEqualTo(acked.createdAt());
     List<HistoryRecord> dead =
         h.page("o", Optional.of(JobOutcome.DEAD), Optional.empty(), 10, Optional.empty()).jobs();

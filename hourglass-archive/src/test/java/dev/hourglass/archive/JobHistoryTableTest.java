@@ -126,7 +126,7 @@ class JobHistoryTableTest {
     assertThat(r.runAt()).isEqualTo(T0.minusSeconds(30));
     assertThat(r.attempts()).isEqualTo(3);
     assertThat(r.lastError()).contains("boom");
-    assertThat(new String(r.payload(), StandardCharsets.UTF_8)).isEqualTo("{\"id\":\"job-1\"}");
+    assertThat(r.payload().asString()).isEqualTo("{\"id\":\"job-1\"}");
   }
 
   @Test

@@ -97,7 +97,7 @@ final class HistoryApi {
     } else {
       o.putNull("lastError");
     }
-    JsonOut.putPayload(o, "payload", r.payload());
+    JsonOut.putPayload(o, "payload", r.payload().bytes());
     return o;
   }
 }
