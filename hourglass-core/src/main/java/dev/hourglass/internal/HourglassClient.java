@@ -4,6 +4,7 @@ import dev.hourglass.Hourglass;
 import dev.hourglass.HourglassException;
 import dev.hourglass.InvalidArgumentException;
 import dev.hourglass.JobHandler;
+import dev.hourglass.Outbox;
 import dev.hourglass.Queue;
 import dev.hourglass.QueueSettings;
 import dev.hourglass.Worker;
@@ -118,7 +119,7 @@ public final class HourglassClient implements Hourglass {
   }
 
   @Override
-  public dev.hourglass.Outbox outbox() {
+  public Outbox outbox() {
     checkOpen();
     return outbox;
   }

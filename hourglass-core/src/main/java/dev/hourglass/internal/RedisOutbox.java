@@ -94,13 +94,12 @@ final class RedisOutbox implements Outbox {
                 !exists
                     ? CompletableFuture.completedFuture(List.of())
                     : partition(name, partition)
-                        .thenCombine(registry().outboxBound(), (p, bound) -> read(p, bound, max))
-                        .thenCompose(read -> read)
+                        .thenCompose(
+                            p ->
+                                registry()
+                                    .outboxBound()
+                                    .thenCompose(bound -> outboxes().read(p, bound, max)))
                         .thenApply(read -> finished(name, partition, read)));
-  }
-
-  private CompletableFuture<OutboxRead> read(Partition p, long bound, int max) {
-    return outboxes().read(p, bound, max);
   }
 
   private CompletableFuture<Partition> partition(String queue, int partition) {

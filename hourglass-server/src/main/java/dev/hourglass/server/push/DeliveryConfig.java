@@ -2,6 +2,7 @@ package dev.hourglass.server.push;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.hourglass.forward.ForwarderOptions;
 import dev.hourglass.forward.Target;
 import dev.hourglass.server.http.ApiException;
 import dev.hourglass.server.http.Fields;
@@ -83,9 +84,7 @@ public record DeliveryConfig(
     }
     if ("amqp".equals(type) || "kafka".equals(type)) {
       Target target = ForwardSettings.read(type, f, current);
-      int concurrency =
-          f.intOr(
-              "concurrency", 1, 1024, dev.hourglass.forward.ForwarderOptions.DEFAULT_CONCURRENCY);
+      int concurrency = f.intOr("concurrency", 1, 1024, ForwarderOptions.DEFAULT_CONCURRENCY);
       return new DeliveryConfig(
           type, null, target.timeout().toMillis(), concurrency, Map.of(), null, target);
     }
