@@ -208,6 +208,8 @@ public final class RedisServer implements RedisDeployment {
       if (!stopping.isAlive()) {
         return;
       }
+      // A paused (SIGSTOPped) server would ignore SHUTDOWN and SIGTERM until continued.
+      ProcessSignals.cont(stopping.pid());
       if (persistent) {
         stopping.terminate();
       } else {
@@ -244,6 +246,27 @@ public final class RedisServer implements RedisDeployment {
     RedisProcess killed = process;
     process = null;
     killed.kill();
+  }
+
+  /**
+   * Stalls the server with {@code SIGSTOP}: it keeps its sockets but answers nothing until {@link
+   * #resume()}. {@link #stop()}, {@link #kill()}, the watchdog and the shutdown hook still end a
+   * paused server.
+   *
+   * @throws IllegalStateException if the server is not running
+   */
+  public synchronized void pause() {
+    ProcessSignals.stop(pid());
+  }
+
+  /**
+   * Continues a server stalled by {@link #pause()} with {@code SIGCONT}; harmless on one that is
+   * not paused.
+   *
+   * @throws IllegalStateException if the server is not running
+   */
+  public synchronized void resume() {
+    ProcessSignals.cont(pid());
   }
 
   /**
