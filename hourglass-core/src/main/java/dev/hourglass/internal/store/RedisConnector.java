@@ -112,7 +112,12 @@ public final class RedisConnector implements AutoCloseable {
    * has pipelined; on a connection of its own it waits at most for the script Redis is running.
    */
   public RedisClusterAsyncCommands<byte[], byte[]> deliveryAsync() {
-    return delivery.get().async();
+    return deliveryConnection().async();
+  }
+
+  /** The delivery connection (see {@link #deliveryAsync}), opened (again) when needed. */
+  public RedisConnection deliveryConnection() {
+    return delivery.get();
   }
 
   /**

@@ -30,11 +30,14 @@ final class ScriptRunner {
   private final ScriptRegistry scripts = new ScriptRegistry();
   private final ScriptListener listener;
   private final Executor callbacks;
+  private final ReplicaAcks replicaAcks;
 
-  ScriptRunner(RedisConnector redis, ScriptListener listener, Executor callbacks) {
+  ScriptRunner(
+      RedisConnector redis, ScriptListener listener, Executor callbacks, Duration replicaTimeout) {
     this.redis = redis;
     this.listener = listener;
     this.callbacks = callbacks;
+    this.replicaAcks = new ReplicaAcks(replicaTimeout);
   }
 
   RedisConnector redis() {
@@ -47,7 +50,16 @@ final class ScriptRunner {
 
   /** Runs a script; the future fails with a typed exception. */
   CompletableFuture<List<Object>> run(Script script, Args keys, Args argv) {
-    return offThreadWhenClosed(script.delivery(), () -> send(script, keys, argv));
+    return run(script, keys, argv, 0);
+  }
+
+  /**
+   * Runs a write script; with {@code replicas > 0} the future completes only once that many
+   * replicas confirmed it ({@link ReplicaAcks}), and fails with an outcome-unknown {@link
+   * dev.hourglass.RedisUnavailableException} when they do not in time.
+   */
+  CompletableFuture<List<Object>> run(Script script, Args keys, Args argv, int replicas) {
+    return offThreadWhenClosed(script.delivery(), () -> send(script, keys, argv, replicas));
   }
 
   /**
@@ -84,15 +96,22 @@ final class ScriptRunner {
     return send.get();
   }
 
-  private CompletableFuture<List<Object>> send(Script script, Args keys, Args argv) {
+  private CompletableFuture<List<Object>> send(Script script, Args keys, Args argv, int replicas) {
     long started = System.nanoTime();
     CompletableFuture<List<Object>> reply;
     try {
-      var commands = script.delivery() ? redis.deliveryAsync() : redis.async();
+      RedisConnection connection =
+          script.delivery() ? redis.deliveryConnection() : redis.connection();
+      byte[][] keyArray = keys.toArray();
       reply =
           scripts
-              .run(commands, script, keys.toArray(), argv.toArray())
+              .run(connection.async(), script, keyArray, argv.toArray())
               .exceptionallyCompose(t -> CompletableFuture.failedFuture(Failures.translate(t)));
+      if (replicas > 0) {
+        reply =
+            reply.thenCompose(
+                r -> replicaAcks.confirm(connection, keyArray[0], replicas).thenApply(v -> r));
+      }
     } catch (RuntimeException e) {
       reply = CompletableFuture.failedFuture(Failures.translate(e));
     }
