@@ -29,7 +29,7 @@ public final class HourglassBuilder {
   private ScriptListener scriptListener = ScriptListener.NONE;
   private PayloadCodecFactory codecs;
   private int replicaAcks;
-  private Duration replicaAckTimeout = Duration.ofSeconds(1);
+  private Duration replicaAckTimeout; // null: min(1 s, commandTimeout / 2)
 
   HourglassBuilder() {}
 
@@ -126,7 +126,9 @@ public final class HourglassBuilder {
    * cancels answer only once {@code replicas} replicas confirmed them ({@code WAIT replicas
    * timeout} on the connection that carried the write, after it); when fewer confirm within {@code
    * timeout} the call fails with {@link ReplicaAckException}, whose outcome is unknown. Default 0:
-   * no WAIT, nothing added to a write. The timeout must be shorter than {@link #commandTimeout}.
+   * no WAIT, nothing added to a write. The timeout must be shorter than {@link #commandTimeout};
+   * queues that turn the mode on by their own setting use it too (unset: 1 s, or half the command
+   * timeout if that is shorter).
    */
   public HourglassBuilder replicaAcks(int replicas, Duration timeout) {
     this.replicaAcks = replicas;
@@ -152,8 +154,13 @@ public final class HourglassBuilder {
       throw new InvalidArgumentException(
           "replicaAcks", "must be between 0 and " + QueueSettings.MAX_REPLICA_ACKS);
     }
-    positive("replicaAckTimeout", replicaAckTimeout);
-    if (replicaAckTimeout.compareTo(commandTimeout) >= 0) {
+    Duration ackTimeout = replicaAckTimeout;
+    if (ackTimeout == null) {
+      Duration half = commandTimeout.dividedBy(2);
+      ackTimeout = half.compareTo(Duration.ofSeconds(1)) < 0 ? half : Duration.ofSeconds(1);
+    }
+    positive("replicaAckTimeout", ackTimeout);
+    if (ackTimeout.compareTo(commandTimeout) >= 0) {
       throw new InvalidArgumentException(
           "replicaAckTimeout", "must be shorter than commandTimeout (" + commandTimeout + ")");
     }
@@ -175,7 +182,7 @@ public final class HourglassBuilder {
             scriptListener,
             codecs,
             replicaAcks,
-            replicaAckTimeout));
+            ackTimeout));
   }
 
   /**

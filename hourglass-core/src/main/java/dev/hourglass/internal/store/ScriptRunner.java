@@ -56,10 +56,13 @@ final class ScriptRunner {
   /**
    * Runs a write script; with {@code replicas > 0} the future completes only once that many
    * replicas confirmed it ({@link ReplicaAcks}), and fails with an outcome-unknown {@link
-   * dev.hourglass.RedisUnavailableException} when they do not in time.
+   * dev.hourglass.RedisUnavailableException} when they do not in time. Such a write goes on the
+   * connection of replica-acknowledged writes ({@link RedisConnector#replicatedConnection}), and
+   * its WAIT after it, so that no claim and no plain write waits behind a WAIT.
    */
   CompletableFuture<List<Object>> run(Script script, Args keys, Args argv, int replicas) {
-    return offThreadWhenClosed(script.delivery(), () -> send(script, keys, argv, replicas));
+    boolean open = replicas > 0 ? redis.isReplicatedOpen() : redis.isOpen(script.delivery());
+    return offThreadWhenClosed(open, () -> send(script, keys, argv, replicas));
   }
 
   /**
@@ -69,7 +72,7 @@ final class ScriptRunner {
   <T> CompletableFuture<T> command(
       boolean delivery, Function<RedisClusterAsyncCommands<byte[], byte[]>, RedisFuture<T>> call) {
     return offThreadWhenClosed(
-        delivery,
+        redis.isOpen(delivery),
         () -> {
           try {
             return call.apply(delivery ? redis.deliveryAsync() : redis.async())
@@ -82,8 +85,8 @@ final class ScriptRunner {
   }
 
   private <T> CompletableFuture<T> offThreadWhenClosed(
-      boolean delivery, Supplier<CompletableFuture<T>> send) {
-    if (!redis.isOpen(delivery)) {
+      boolean open, Supplier<CompletableFuture<T>> send) {
+    if (!open) {
       // Using it would connect first, which blocks until connected: not on the caller's thread,
       // which may be one of Lettuce's event loops running the follow-up of another reply, and the
       // one the new connection needs.
@@ -101,7 +104,9 @@ final class ScriptRunner {
     CompletableFuture<List<Object>> reply;
     try {
       RedisConnection connection =
-          script.delivery() ? redis.deliveryConnection() : redis.connection();
+          replicas > 0
+              ? redis.replicatedConnection()
+              : script.delivery() ? redis.deliveryConnection() : redis.connection();
       byte[][] keyArray = keys.toArray();
       reply =
           scripts
