@@ -31,13 +31,14 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class FailoverBench {
   private static final String QUEUE = "failover";
+  private static final int PAYLOAD_BYTES = 512;
 
   private FailoverBench() {}
 
   public static void main(String[] args) throws Exception {
     int producers = 16;
     int seconds = 5;
-    int lagMs = 500;
+    int lagMs = 3000;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--producers" -> producers = Integer.parseInt(args[++i]);
@@ -95,7 +96,7 @@ final class FailoverBench {
       throws Exception {
     try (Hourglass h = client(group, replicas)) {
       Queue<byte[]> q = h.queue(QUEUE + "-rate-" + replicas, byte[].class);
-      q.enqueue(q.spec(new byte[16]).build()); // connect and create the queue first
+      q.enqueue(q.spec(new byte[PAYLOAD_BYTES]).build()); // connect and create the queue first
       AtomicLong done = new AtomicLong();
       long end = System.nanoTime() + Duration.ofSeconds(seconds).toNanos();
       List<Thread> threads = new ArrayList<>();
@@ -104,7 +105,7 @@ final class FailoverBench {
             started(
                 () -> {
                   while (System.nanoTime() < end) {
-                    q.enqueue(q.spec(new byte[16]).build());
+                    q.enqueue(q.spec(new byte[PAYLOAD_BYTES]).build());
                     done.incrementAndGet();
                   }
                 }));
@@ -217,7 +218,8 @@ final class FailoverBench {
   /** True when the job is in the queue now (created or a duplicate of an earlier attempt). */
   private static boolean enqueue(Queue<byte[]> q, String id) {
     try {
-      EnqueueResult r = q.enqueue(q.spec(new byte[16]).id(id).delay(Duration.ofHours(1)).build());
+      EnqueueResult r =
+          q.enqueue(q.spec(new byte[PAYLOAD_BYTES]).id(id).delay(Duration.ofHours(1)).build());
       return r != null;
     } catch (DuplicateJobException e) {
       return true;

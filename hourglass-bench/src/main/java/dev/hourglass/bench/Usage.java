@@ -21,7 +21,7 @@ final class Usage {
                                                          recover; Hourglass alone; producers [16],
                                                          seconds before the kill and after
                                                          recovery, and of each rate [5]; the
-                                                         replica is stalled L ms [500] before the
+                                                         replica is stalled L ms [3000] before the
                                                          kill, so that it lags;
                                                          see docs/RELIABILITY.md)
              hourglass-bench/run first-touch [STEPS]    (what this machine charges per 4 KB page of
