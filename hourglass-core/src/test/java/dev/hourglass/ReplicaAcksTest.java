@@ -52,6 +52,14 @@ class ReplicaAcksTest {
         .until(() -> master.command("INFO", "replication").contains("connected_slaves:1"));
   }
 
+  /** SIGKILLs the replica and waits until the master has seen it go. */
+  private static void killReplica() {
+    replica.kill();
+    await()
+        .atMost(LIVENESS)
+        .until(() -> master.command("INFO", "replication").contains("connected_slaves:0"));
+  }
+
   private static Hourglass client(int replicas) {
     return Hourglass.builder()
         .redisUri(master.uri())
@@ -122,10 +130,7 @@ class ReplicaAcksTest {
 
   @Test
   void withTheReplicaDownADurableEnqueueFailsTypedWhileAPlainOneSucceeds() throws Exception {
-    replica.kill();
-    await()
-        .atMost(LIVENESS)
-        .until(() -> master.command("INFO", "replication").contains("connected_slaves:0"));
+    killReplica();
     try (Hourglass durable = client(1);
         Hourglass plain = client(0)) {
       Queue<String> d = durable.queue("down", String.class);
@@ -145,10 +150,7 @@ class ReplicaAcksTest {
 
   @Test
   void aQueueSettingOverridesTheClientDefault() throws Exception {
-    replica.kill();
-    await()
-        .atMost(LIVENESS)
-        .until(() -> master.command("INFO", "replication").contains("connected_slaves:0"));
+    killReplica();
     try (Hourglass h = client(0)) {
       h.configureQueue("per-queue", QueueSettings.builder().replicaAcks(1).build());
       Queue<String> q = h.queue("per-queue", String.class);
