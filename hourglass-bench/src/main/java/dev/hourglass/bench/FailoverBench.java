@@ -57,8 +57,7 @@ final class FailoverBench {
     }
     try (SentinelGroup group = new SentinelGroup()) {
       healthyRate(group, 0, producers, seconds); // warm-up, unreported
-      for (int replicas :
-          System.getenv("HG_FAILOVER_DEBUG") != null ? new int[0] : new int[] {0, 1}) {
+      for (int replicas : new int[] {0, 1}) {
         double rate = healthyRate(group, replicas, producers, seconds);
         System.out.printf(
             "RESULT system=hourglass workload=failover phase=healthy replicaAcks=%d producers=%d"
@@ -66,8 +65,7 @@ final class FailoverBench {
             replicas, producers, rate);
       }
     }
-    for (int replicas :
-        System.getenv("HG_FAILOVER_DEBUG") != null ? new int[] {1} : new int[] {0, 1}) {
+    for (int replicas : new int[] {0, 1}) {
       try (SentinelGroup group = new SentinelGroup()) {
         failover(group, replicas, producers, seconds, lagMs);
       }
@@ -176,18 +174,6 @@ final class FailoverBench {
         t.join();
       }
       long lost = countMissing(q, new ArrayList<>(acked));
-      if (System.getenv("HG_FAILOVER_DEBUG") != null) {
-        for (var server :
-            group.all().stream().filter(dev.hourglass.embedded.RedisServer::isRunning).toList()) {
-          System.err.println(
-              server.port()
-                  + " dbsize="
-                  + server.command("DBSIZE").strip()
-                  + " "
-                  + server.command("INFO", "replication").replace("\r\n", " "));
-        }
-        System.err.println("sentinel master port " + group.masterPort());
-      }
       System.out.printf(
           "RESULT system=hourglass workload=failover phase=failover replicaAcks=%d producers=%d"
               + " replica_lag_ms=%d acknowledged=%d lost=%d failed_calls=%d promoted_ms=%d recover_ms=%d%n",

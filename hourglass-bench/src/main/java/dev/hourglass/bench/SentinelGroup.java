@@ -75,13 +75,6 @@ final class SentinelGroup implements AutoCloseable {
     r.start();
   }
 
-  /** Every data node ever started: master, replica, added replicas. */
-  List<RedisServer> all() {
-    List<RedisServer> all = new ArrayList<>(List.of(master, replica));
-    all.addAll(added);
-    return all;
-  }
-
   /** {@code redis-sentinel://host:p1,host:p2,host:p3#mymaster}. */
   String uri() {
     StringBuilder b = new StringBuilder("redis-sentinel://");
