@@ -28,6 +28,8 @@ public final class HourglassBuilder {
   private boolean promoteAllQueues = false;
   private ScriptListener scriptListener = ScriptListener.NONE;
   private PayloadCodecFactory codecs;
+  private int replicaAcks;
+  private Duration replicaAckTimeout; // null: min(1 s, commandTimeout / 2)
 
   HourglassBuilder() {}
 
@@ -118,6 +120,22 @@ public final class HourglassBuilder {
    * @throws RedisUnavailableException when Redis cannot be reached
    * @throws LayoutVersionException when the prefix holds data of another layout version
    */
+  /**
+   * Replica-acknowledged writes by default for every queue (a queue's {@link
+   * QueueSettings.Builder#replicaAcks} overrides it): enqueues (single and batch), acks, nacks and
+   * cancels answer only once {@code replicas} replicas confirmed them ({@code WAIT replicas
+   * timeout} on the connection that carried the write, after it); when fewer confirm within {@code
+   * timeout} the call fails with {@link ReplicaAckException}, whose outcome is unknown. Default 0:
+   * no WAIT, nothing added to a write. The timeout must be shorter than {@link #commandTimeout};
+   * queues that turn the mode on by their own setting use it too (unset: 1 s, or half the command
+   * timeout if that is shorter).
+   */
+  public HourglassBuilder replicaAcks(int replicas, Duration timeout) {
+    this.replicaAcks = replicas;
+    this.replicaAckTimeout = timeout;
+    return this;
+  }
+
   public Hourglass build() {
     if (redisUri == null || redisUri.isBlank()) {
       throw new InvalidArgumentException("redisUri", "is required");
@@ -132,6 +150,20 @@ public final class HourglassBuilder {
     }
     Objects.requireNonNull(clock, "clock");
     Objects.requireNonNull(scriptListener, "scriptListener");
+    if (replicaAcks < 0 || replicaAcks > QueueSettings.MAX_REPLICA_ACKS) {
+      throw new InvalidArgumentException(
+          "replicaAcks", "must be between 0 and " + QueueSettings.MAX_REPLICA_ACKS);
+    }
+    Duration ackTimeout = replicaAckTimeout;
+    if (ackTimeout == null) {
+      Duration half = commandTimeout.dividedBy(2);
+      ackTimeout = half.compareTo(Duration.ofSeconds(1)) < 0 ? half : Duration.ofSeconds(1);
+    }
+    positive("replicaAckTimeout", ackTimeout);
+    if (ackTimeout.compareTo(commandTimeout) >= 0) {
+      throw new InvalidArgumentException(
+          "replicaAckTimeout", "must be shorter than commandTimeout (" + commandTimeout + ")");
+    }
     if (defaultQueueSettings == null) {
       throw new InvalidArgumentException("defaultQueueSettings", "is required");
     }
@@ -148,7 +180,9 @@ public final class HourglassBuilder {
             backgroundPromoter,
             promoteAllQueues,
             scriptListener,
-            codecs));
+            codecs,
+            replicaAcks,
+            ackTimeout));
   }
 
   /**

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Collections;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
 
@@ -24,6 +25,9 @@ public final class QueueSettings {
   public static final Duration DEFAULT_DEAD_MAX_AGE = Duration.ofDays(14);
   public static final int DEFAULT_DEAD_MAX_COUNT = 100_000;
 
+  /** The most replicas a write may be made to wait for. */
+  public static final int MAX_REPLICA_ACKS = 16;
+
   private static final Pattern ATTRIBUTE_KEY = Pattern.compile("[A-Za-z0-9._-]{1,64}");
   private static final int MAX_ATTRIBUTE_CHARS = 64 * 1024;
 
@@ -38,6 +42,7 @@ public final class QueueSettings {
   private final Duration ttl;
   private final Duration deadMaxAge;
   private final int deadMaxCount;
+  private final Integer replicaAcks;
   private final Map<String, String> attributes;
 
   private QueueSettings(Builder b) {
@@ -50,6 +55,7 @@ public final class QueueSettings {
     this.ttl = b.ttl;
     this.deadMaxAge = b.deadMaxAge;
     this.deadMaxCount = b.deadMaxCount;
+    this.replicaAcks = b.replicaAcks;
     this.attributes = Collections.unmodifiableMap(new TreeMap<>(b.attributes));
   }
 
@@ -73,6 +79,7 @@ public final class QueueSettings {
         .ttl(ttl)
         .deadMaxAge(deadMaxAge)
         .deadMaxCount(deadMaxCount)
+        .replicaAcks(replicaAcks)
         .attributes(attributes);
   }
 
@@ -121,6 +128,15 @@ public final class QueueSettings {
   }
 
   /**
+   * How many replicas must confirm this queue's enqueues, acks, nacks and cancels before they
+   * answer ({@code WAIT}; 0: none); empty when the queue follows the client's {@link
+   * HourglassBuilder#replicaAcks(int, Duration)}.
+   */
+  public OptionalInt replicaAcks() {
+    return replicaAcks == null ? OptionalInt.empty() : OptionalInt.of(replicaAcks);
+  }
+
+  /**
    * Named values stored with the queue for tools built on Hourglass (the server keeps a queue's
    * push delivery here). Hourglass itself does not read them. Sorted by key; unmodifiable.
    */
@@ -140,6 +156,7 @@ public final class QueueSettings {
         && java.util.Objects.equals(ttl, s.ttl)
         && deadMaxAge.equals(s.deadMaxAge)
         && deadMaxCount == s.deadMaxCount
+        && java.util.Objects.equals(replicaAcks, s.replicaAcks)
         && attributes.equals(s.attributes);
   }
 
@@ -168,6 +185,8 @@ public final class QueueSettings {
         + deadMaxAge
         + ", deadMaxCount="
         + deadMaxCount
+        + ", replicaAcks="
+        + replicaAcks
         + ", attributes="
         + attributes.keySet()
         + "}";
@@ -186,6 +205,7 @@ public final class QueueSettings {
     private Duration ttl;
     private Duration deadMaxAge = DEFAULT_DEAD_MAX_AGE;
     private int deadMaxCount = DEFAULT_DEAD_MAX_COUNT;
+    private Integer replicaAcks;
     private final Map<String, String> attributes = new TreeMap<>();
 
     private Builder() {}
@@ -256,6 +276,16 @@ public final class QueueSettings {
       return this;
     }
 
+    /**
+     * Replica-acknowledged writes for this queue: its enqueues, acks, nacks and cancels answer only
+     * once {@code replicas} replicas hold them (0: never wait, whatever the client's default); null
+     * (the default) follows the client's {@link HourglassBuilder#replicaAcks(int, Duration)}.
+     */
+    public Builder replicaAcks(Integer replicas) {
+      this.replicaAcks = replicas;
+      return this;
+    }
+
     /** Sets every attribute of the map, as {@link #attribute(String, String)} does. */
     public Builder attributes(Map<String, String> values) {
       values.forEach(this::attribute);
@@ -286,6 +316,9 @@ public final class QueueSettings {
         throw new InvalidArgumentException("deadMaxAge", "must be zero (keep) or positive");
       }
       range("deadMaxCount", deadMaxCount, 0, Integer.MAX_VALUE);
+      if (replicaAcks != null) {
+        range("replicaAcks", replicaAcks, 0, MAX_REPLICA_ACKS);
+      }
       return new QueueSettings(this);
     }
 

@@ -1,6 +1,7 @@
 package dev.hourglass;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.hourglass.embedded.RedisCluster;
@@ -102,6 +103,56 @@ class ClusterTest {
     assertThat(q.cancel("close-1")).isTrue();
     assertThat(q.get("close-1")).isEmpty();
     assertThat(q.cancel("close-1")).isFalse();
+  }
+
+  /**
+   * A replica-acknowledged write's WAIT goes to the master owning the partition's slot, on the very
+   * node connection that carried the script: this cluster has no replicas, so every WAIT answers 0
+   * and every enqueue fails typed; each node ran one WAIT per enqueue it holds, and no connection
+   * of the client was left with a script as its last command (a WAIT on another connection of the
+   * node, as a node-id connection would be, would leave the script's connection so).
+   */
+  @Test
+  void aReplicaAcknowledgedWriteWaitsOnTheSlotOwnersConnectionThatCarriedIt() {
+    Hourglass h = client(b -> b.backgroundPromoter(false).replicaAcks(1, Duration.ofMillis(100)));
+    Queue<byte[]> q = h.configureQueue("acked", partitions(6));
+    Map<RedisServer, Long> waitsBefore = new HashMap<>();
+    for (RedisServer node : cluster.nodes()) {
+      waitsBefore.put(node, RedisProbe.commandCalls(node).getOrDefault("wait", 0L));
+    }
+    for (int i = 0; i < 12; i++) {
+      String id = "acked-" + i;
+      assertThatThrownBy(() -> q.enqueue(job(id, Duration.ZERO)))
+          .isInstanceOfSatisfying(ReplicaAckException.class, e -> assertThat(e.acked()).isZero());
+    }
+    int held = 0;
+    for (RedisServer node : cluster.nodes()) {
+      long jobs = 0;
+      for (int p = 0; p < 6; p++) {
+        String slot = node.command("CLUSTER", "KEYSLOT", "{acked." + p + "}").strip();
+        if (!"0".equals(node.command("CLUSTER", "COUNTKEYSINSLOT", slot).strip())) {
+          for (int i = 0; i < 12; i++) {
+            if (dev.hourglass.internal.store.Keys.partitionOf("acked-" + i, 6) == p) {
+              jobs++;
+            }
+          }
+        }
+      }
+      held += jobs;
+      long waits = RedisProbe.commandCalls(node).getOrDefault("wait", 0L) - waitsBefore.get(node);
+      assertThat(waits).as("WAITs on %s, which holds %d of the jobs", node, jobs).isEqualTo(jobs);
+    }
+    assertThat(held).isEqualTo(12);
+    long scriptLast = 0;
+    for (RedisServer node : cluster.nodes()) {
+      scriptLast +=
+          RedisProbe.clients(node, firstClientIds.get(node)).stream()
+              .filter(c -> "evalsha".equals(c.cmd()) || "eval".equals(c.cmd()))
+              .count();
+    }
+    assertThat(scriptLast)
+        .as("connections whose last command is a script: the settings read")
+        .isLessThanOrEqualTo(1);
   }
 
   @Test

@@ -12,6 +12,18 @@ final class Usage {
                                                         (the archive's cost per finished job on
                                                          Hourglass alone, into an embedded
                                                          PostgreSQL; see docs/ARCHIVE.md)
+             hourglass-bench/run failover [--producers N] [--seconds S] [--lag-ms L]
+                                                        (acknowledged enqueues lost when the master
+                                                         of a Sentinel group, 1 master, 1 replica,
+                                                         3 sentinels, is SIGKILLed, without and
+                                                         with replica-acknowledged writes; their
+                                                         enqueue rate on a healthy group; time to
+                                                         recover; Hourglass alone; producers [16],
+                                                         seconds before the kill and after
+                                                         recovery, and of each rate [5]; the
+                                                         replica is stalled L ms [3000] before the
+                                                         kill, so that it lags;
+                                                         see docs/RELIABILITY.md)
              hourglass-bench/run first-touch [STEPS]    (what this machine charges per 4 KB page of
                                                          new memory, in STEPS blocks of 256 MB,
                                                          1 to 64 [12])

@@ -136,7 +136,7 @@ final class Enqueues {
       Partition part, Snapshot s, List<NewJob> jobs) {
     return client
         .store
-        .enqueue(part, s.lookaheadMs(), jobs)
+        .enqueue(part, s.lookaheadMs(), jobs, client.replicaAcks(s.settings()))
         .thenApply(
             replies -> {
               List<EnqueueResult> results = new ArrayList<>(replies.size());

@@ -53,7 +53,9 @@ public final class HourglassClient implements Hourglass {
       boolean backgroundPromoter,
       boolean promoteAllQueues,
       ScriptListener scriptListener,
-      PayloadCodecFactory codecs) {}
+      PayloadCodecFactory codecs,
+      int replicaAcks,
+      Duration replicaAckTimeout) {}
 
   final Config config;
   final RedisConnector redis;
@@ -84,12 +86,25 @@ public final class HourglassClient implements Hourglass {
     this.serverClock = new ServerClock(config.clock());
     this.store =
         new Store(
-            redis, new Keys(config.prefix()), serverClock, config.scriptListener(), callbacks);
+            redis,
+            new Keys(config.prefix()),
+            serverClock,
+            config.scriptListener(),
+            callbacks,
+            config.replicaAckTimeout());
     this.deliveries = store.deliveries();
     this.settingsVersions = new SettingsVersions(store.registry(), config.clock());
     this.random = new RandomIds(config.clock());
     this.ids = config.idGenerator() != null ? config.idGenerator() : random;
     this.promoters = new Promoters(this);
+  }
+
+  /**
+   * How many replicas must confirm a write of a queue with these settings: the queue's own setting,
+   * else the client's default (0: no WAIT at all).
+   */
+  int replicaAcks(QueueSettings settings) {
+    return settings.replicaAcks().orElse(config.replicaAcks());
   }
 
   /** Connects and checks (or writes, on an empty Redis) the layout version. */

@@ -142,7 +142,8 @@ final class RedisQueue {
     Names.id(id);
     return topology
         .snapshotAsync()
-        .thenCompose(s -> client.store.cancel(s.partitionOf(id), id))
+        .thenCompose(
+            s -> client.store.cancel(s.partitionOf(id), id, client.replicaAcks(s.settings())))
         .thenApply(
             status ->
                 switch (status) {

@@ -27,6 +27,8 @@ public final class SettingsCodec {
     f.put("ttlMs", Long.toString(s.ttl().map(Duration::toMillis).orElse(0L)));
     f.put("deadMaxAgeMs", Long.toString(s.deadMaxAge().toMillis()));
     f.put("deadMaxCount", Integer.toString(s.deadMaxCount()));
+    // always written ('' follows the client), so that an update can unset it
+    f.put("replicaAcks", s.replicaAcks().isPresent() ? "" + s.replicaAcks().getAsInt() : "");
     s.attributes().forEach((k, v) -> f.put(ATTRIBUTE_PREFIX + k, v));
     return f;
   }
@@ -45,6 +47,8 @@ public final class SettingsCodec {
     if (f.containsKey("deadMaxAgeMs"))
       b.deadMaxAge(Duration.ofMillis(Long.parseLong(f.get("deadMaxAgeMs"))));
     if (f.containsKey("deadMaxCount")) b.deadMaxCount(Integer.parseInt(f.get("deadMaxCount")));
+    String replicaAcks = f.getOrDefault("replicaAcks", "");
+    b.replicaAcks(replicaAcks.isEmpty() ? null : Integer.parseInt(replicaAcks));
     f.forEach(
         (k, v) -> {
           if (k.startsWith(ATTRIBUTE_PREFIX)) {

@@ -56,7 +56,7 @@ final class Settlements {
   private CompletableFuture<List<Object>> sendAcks(Partition part, List<Receipt> acks) {
     return client
         .deliveries
-        .ack(part, acks)
+        .ack(part, acks, client.replicaAcks(topology.cached().settings()))
         .thenApply(
             statuses -> {
               List<Object> out = new ArrayList<>(acks.size());
@@ -80,7 +80,15 @@ final class Settlements {
     String text = Settler.oneLine(error); // a last error is one line of at most 1,000 characters
     return client
         .deliveries
-        .nack(part, new Receipt(id, receipt), text, delayMs, kill, slotStart, s.lookaheadMs())
+        .nack(
+            part,
+            new Receipt(id, receipt),
+            text,
+            delayMs,
+            kill,
+            slotStart,
+            s.lookaheadMs(),
+            client.replicaAcks(s.settings()))
         .thenApply(
             r -> {
               check(r.status(), id);

@@ -3,6 +3,7 @@ package dev.hourglass.internal;
 import dev.hourglass.Delivery;
 import dev.hourglass.HourglassException;
 import dev.hourglass.JobNotFoundException;
+import dev.hourglass.ReplicaAckException;
 import dev.hourglass.StaleReceiptException;
 import dev.hourglass.internal.store.Failures;
 import java.util.concurrent.CompletableFuture;
@@ -86,6 +87,15 @@ final class Settler {
     if (e instanceof StaleReceiptException || e instanceof JobNotFoundException) {
       log.warn(
           "job {} in {} finished after its lease was lost; another delivery owns it: {}",
+          job.id(),
+          queue.name(),
+          e.getMessage());
+      return false;
+    }
+    if (e instanceof ReplicaAckException) {
+      // The settlement took effect on the master; sending it again would only be refused.
+      log.warn(
+          "job {} in {} is settled on the master, but its replica acknowledgement failed: {}",
           job.id(),
           queue.name(),
           e.getMessage());

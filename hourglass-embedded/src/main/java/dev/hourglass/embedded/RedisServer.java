@@ -651,7 +651,7 @@ public final class RedisServer implements RedisDeployment {
      * passes that file to {@code redis-server} as its config file. For a sentinel, which keeps its
      * state by rewriting its config file and refuses to start without one.
      */
-    Builder configFile(String fileName, String text) {
+    public Builder configFile(String fileName, String text) {
       this.configFileName = Objects.requireNonNull(fileName, "fileName");
       this.configFileText = Objects.requireNonNull(text, "text");
       return this;

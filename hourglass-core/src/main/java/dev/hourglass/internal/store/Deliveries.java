@@ -52,7 +52,7 @@ public final class Deliveries {
   public record Receipt(String id, String receipt) {}
 
   /** Acks many deliveries of one partition in one script call; a status per delivery, in order. */
-  public CompletableFuture<List<Status>> ack(Partition p, List<Receipt> acks) {
+  public CompletableFuture<List<Status>> ack(Partition p, List<Receipt> acks, int replicas) {
     Args keyArgs = p.fixedKeys();
     Args argv = p.argv().add(acks.size());
     for (Receipt a : acks) {
@@ -60,7 +60,7 @@ public final class Deliveries {
       argv.add(a.id()).add(a.receipt());
     }
     return runner
-        .run(Script.ACK, keyArgs, argv)
+        .run(Script.ACK, keyArgs, argv, replicas)
         .thenApply(
             reply -> {
               List<Status> out = new ArrayList<>(acks.size());
@@ -78,7 +78,8 @@ public final class Deliveries {
       long delayMs,
       boolean kill,
       long slotStart,
-      long lookaheadMs) {
+      long lookaheadMs,
+      int replicas) {
     Args keyArgs = p.keysFor(r.id()).add(p.slot(slotStart));
     Args argv =
         p.argv()
@@ -90,7 +91,7 @@ public final class Deliveries {
             .add(slotStart)
             .add(lookaheadMs);
     return runner
-        .run(Script.NACK, keyArgs, argv)
+        .run(Script.NACK, keyArgs, argv, replicas)
         .thenApply(
             reply -> {
               Status status = Reply.status(reply);

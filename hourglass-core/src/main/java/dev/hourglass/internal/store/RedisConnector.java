@@ -38,6 +38,7 @@ public final class RedisConnector implements AutoCloseable {
   private final Object lock = new Object();
   private final Shared shared = new Shared();
   private final Shared delivery = new Shared();
+  private final Shared replicated = new Shared();
   private volatile boolean closed;
 
   public RedisConnector(String redisUri, Duration commandTimeout, Duration connectTimeout) {
@@ -112,7 +113,27 @@ public final class RedisConnector implements AutoCloseable {
    * has pipelined; on a connection of its own it waits at most for the script Redis is running.
    */
   public RedisClusterAsyncCommands<byte[], byte[]> deliveryAsync() {
-    return delivery.get().async();
+    return deliveryConnection().async();
+  }
+
+  /** The delivery connection (see {@link #deliveryAsync}), opened (again) when needed. */
+  public RedisConnection deliveryConnection() {
+    return delivery.get();
+  }
+
+  /**
+   * The connection of replica-acknowledged writes (see {@code ReplicaAcks}): each is followed by a
+   * {@code WAIT}, which holds the connection until replicas confirm, so these writes have one of
+   * their own and neither claims nor plain writes ever queue behind a WAIT. Opened on first use.
+   */
+  public RedisConnection replicatedConnection() {
+    return replicated.get();
+  }
+
+  /** Tells whether {@link #replicatedConnection()} is open, i.e. using it does not connect. */
+  public boolean isReplicatedOpen() {
+    RedisConnection c = replicated.current;
+    return c != null && c.isOpen();
   }
 
   /**
@@ -201,6 +222,7 @@ public final class RedisConnector implements AutoCloseable {
       closed = true;
       shared.close();
       delivery.close();
+      replicated.close();
     }
     endpoint.client().shutdown(Duration.ZERO, Duration.ofSeconds(2));
   }

@@ -30,11 +30,14 @@ final class ScriptRunner {
   private final ScriptRegistry scripts = new ScriptRegistry();
   private final ScriptListener listener;
   private final Executor callbacks;
+  private final ReplicaAcks replicaAcks;
 
-  ScriptRunner(RedisConnector redis, ScriptListener listener, Executor callbacks) {
+  ScriptRunner(
+      RedisConnector redis, ScriptListener listener, Executor callbacks, Duration replicaTimeout) {
     this.redis = redis;
     this.listener = listener;
     this.callbacks = callbacks;
+    this.replicaAcks = new ReplicaAcks(replicaTimeout);
   }
 
   RedisConnector redis() {
@@ -47,7 +50,19 @@ final class ScriptRunner {
 
   /** Runs a script; the future fails with a typed exception. */
   CompletableFuture<List<Object>> run(Script script, Args keys, Args argv) {
-    return offThreadWhenClosed(script.delivery(), () -> send(script, keys, argv));
+    return run(script, keys, argv, 0);
+  }
+
+  /**
+   * Runs a write script; with {@code replicas > 0} the future completes only once that many
+   * replicas confirmed it ({@link ReplicaAcks}), and fails with an outcome-unknown {@link
+   * dev.hourglass.RedisUnavailableException} when they do not in time. Such a write goes on the
+   * connection of replica-acknowledged writes ({@link RedisConnector#replicatedConnection}), and
+   * its WAIT after it, so that no claim and no plain write waits behind a WAIT.
+   */
+  CompletableFuture<List<Object>> run(Script script, Args keys, Args argv, int replicas) {
+    boolean open = replicas > 0 ? redis.isReplicatedOpen() : redis.isOpen(script.delivery());
+    return offThreadWhenClosed(open, () -> send(script, keys, argv, replicas));
   }
 
   /**
@@ -57,7 +72,7 @@ final class ScriptRunner {
   <T> CompletableFuture<T> command(
       boolean delivery, Function<RedisClusterAsyncCommands<byte[], byte[]>, RedisFuture<T>> call) {
     return offThreadWhenClosed(
-        delivery,
+        redis.isOpen(delivery),
         () -> {
           try {
             return call.apply(delivery ? redis.deliveryAsync() : redis.async())
@@ -70,8 +85,8 @@ final class ScriptRunner {
   }
 
   private <T> CompletableFuture<T> offThreadWhenClosed(
-      boolean delivery, Supplier<CompletableFuture<T>> send) {
-    if (!redis.isOpen(delivery)) {
+      boolean open, Supplier<CompletableFuture<T>> send) {
+    if (!open) {
       // Using it would connect first, which blocks until connected: not on the caller's thread,
       // which may be one of Lettuce's event loops running the follow-up of another reply, and the
       // one the new connection needs.
@@ -84,15 +99,24 @@ final class ScriptRunner {
     return send.get();
   }
 
-  private CompletableFuture<List<Object>> send(Script script, Args keys, Args argv) {
+  private CompletableFuture<List<Object>> send(Script script, Args keys, Args argv, int replicas) {
     long started = System.nanoTime();
     CompletableFuture<List<Object>> reply;
     try {
-      var commands = script.delivery() ? redis.deliveryAsync() : redis.async();
+      RedisConnection connection =
+          replicas > 0
+              ? redis.replicatedConnection()
+              : script.delivery() ? redis.deliveryConnection() : redis.connection();
+      byte[][] keyArray = keys.toArray();
       reply =
           scripts
-              .run(commands, script, keys.toArray(), argv.toArray())
+              .run(connection.async(), script, keyArray, argv.toArray())
               .exceptionallyCompose(t -> CompletableFuture.failedFuture(Failures.translate(t)));
+      if (replicas > 0) {
+        reply =
+            reply.thenCompose(
+                r -> replicaAcks.confirm(connection, keyArray[0], replicas).thenApply(v -> r));
+      }
     } catch (RuntimeException e) {
       reply = CompletableFuture.failedFuture(Failures.translate(e));
     }

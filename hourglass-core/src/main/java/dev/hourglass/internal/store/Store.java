@@ -36,8 +36,9 @@ public final class Store {
       Keys keys,
       ServerClock serverClock,
       ScriptListener listener,
-      Executor callbacks) {
-    this.runner = new ScriptRunner(redis, listener, callbacks);
+      Executor callbacks,
+      java.time.Duration replicaTimeout) {
+    this.runner = new ScriptRunner(redis, listener, callbacks, replicaTimeout);
     this.keys = keys;
     this.registry = new Registry(runner, keys, serverClock);
     this.deliveries = new Deliveries(runner, serverClock);
@@ -112,11 +113,16 @@ public final class Store {
     return new Call(keyArgs, argv);
   }
 
+  /**
+   * Enqueues jobs of one partition; with {@code replicas > 0} the future completes once that many
+   * replicas hold them (see {@link ReplicaAcks}). So do {@link #cancel}, {@link Deliveries#ack} and
+   * {@link Deliveries#nack}.
+   */
   public CompletableFuture<List<Enqueued>> enqueue(
-      Partition p, long lookaheadMs, List<NewJob> jobs) {
+      Partition p, long lookaheadMs, List<NewJob> jobs, int replicas) {
     Call call = enqueueCall(p, lookaheadMs, jobs);
     return runner
-        .run(Script.ENQUEUE, call.keys(), call.argv())
+        .run(Script.ENQUEUE, call.keys(), call.argv(), replicas)
         .thenApply(
             reply -> {
               List<Enqueued> out = new ArrayList<>(jobs.size());
@@ -132,8 +138,10 @@ public final class Store {
             });
   }
 
-  public CompletableFuture<Status> cancel(Partition p, String id) {
-    return runner.run(Script.CANCEL, p.keysFor(id), p.argv().add(id)).thenApply(Reply::status);
+  public CompletableFuture<Status> cancel(Partition p, String id, int replicas) {
+    return runner
+        .run(Script.CANCEL, p.keysFor(id), p.argv().add(id), replicas)
+        .thenApply(Reply::status);
   }
 
   public CompletableFuture<Rescheduled> reschedule(

@@ -8,6 +8,7 @@ import dev.hourglass.JobStateException;
 import dev.hourglass.PayloadTooLargeException;
 import dev.hourglass.QueueNotEmptyException;
 import dev.hourglass.RedisUnavailableException;
+import dev.hourglass.ReplicaAckException;
 import dev.hourglass.StaleReceiptException;
 import dev.hourglass.archive.ArchiveException;
 import io.javalin.http.Context;
@@ -101,6 +102,11 @@ public final class ErrorMapper {
   }
 
   private static String unavailableMessage(RedisUnavailableException e) {
+    if (e instanceof ReplicaAckException) {
+      return "the write took effect on the master, but too few replicas confirmed it in time;"
+          + " it may or may not survive a failover: "
+          + e.getMessage();
+    }
     return e.outcomeUnknown()
         ? "Redis did not answer in time; the request may or may not have taken effect: "
             + e.getMessage()

@@ -91,6 +91,11 @@ public final class Fields {
     return prev[b.length()];
   }
 
+  /** Whether the body names the field at all, null included. */
+  public boolean present(String field) {
+    return node.has(field);
+  }
+
   public boolean has(String field) {
     JsonNode v = node.get(field);
     return v != null && !v.isNull();

@@ -45,7 +45,9 @@ final class QueuesApi {
    * partitions are fixed at creation. Answers 201 with the queue when it was created, else 200.
    */
   void put(Context ctx, String queue) {
-    Fields f = Fields.of(JsonIn.object(api.body(ctx))).only("partitions", "defaults", "delivery");
+    Fields f =
+        Fields.of(JsonIn.object(api.body(ctx)))
+            .only("partitions", "defaults", "delivery", "replicaAcks");
     QueueDirectory.checkName(queue);
     boolean exists = api.queues.exists(queue);
     QueueSettings current =
@@ -60,6 +62,11 @@ final class QueuesApi {
     }
     partitions.ifPresent(p -> b.partitions((int) p));
     f.optObject("defaults").ifPresent(d -> readDefaults(d, b));
+    if (f.present("replicaAcks")) {
+      // null: follow the server's client default; 0: never wait; n: wait for n replicas
+      OptionalLong replicas = f.optLong("replicaAcks", 0, QueueSettings.MAX_REPLICA_ACKS);
+      b.replicaAcks(replicas.isPresent() ? (int) replicas.getAsLong() : null);
+    }
     DeliveryConfig stored =
         DeliveryConfig.fromAttribute(current.attributes().get(DeliveryConfig.ATTRIBUTE));
     // A secret sent back as "***" (as GET shows it) keeps the stored one.
@@ -107,6 +114,11 @@ final class QueuesApi {
       defaults.put("ttlMs", settings.ttl().get().toMillis());
     } else {
       defaults.putNull("ttlMs");
+    }
+    if (settings.replicaAcks().isPresent()) {
+      o.put("replicaAcks", settings.replicaAcks().getAsInt());
+    } else {
+      o.putNull("replicaAcks");
     }
     o.set(
         "delivery",
