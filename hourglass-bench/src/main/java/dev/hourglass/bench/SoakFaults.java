@@ -1,0 +1,120 @@
+package dev.hourglass.bench;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+
+/**
+ * The soak's faults, drawn from {@code java.util.Random(seed)}: after a pause of 4 to 10 s, one of
+ * a consumer SIGKILL (restarted after 0.5 to 2 s), a server SIGKILL (restarted at once), a Redis
+ * SIGKILL (restarted after 0.5 to 2 s) or a Redis stall (SIGSTOP, SIGCONT after 1 to 3 s). One
+ * fault at a time; each is printed and kept with its start and end (the end is when the process is
+ * back).
+ */
+final class SoakFaults implements Runnable {
+  static final List<String> KINDS =
+      List.of("consumer-kill", "server-kill", "redis-kill", "redis-stall");
+
+  /** One fault: what, on which process, from when to when (epoch ms). */
+  record Fault(String kind, String target, long startMs, long endMs) {}
+
+  private final SoakProcesses processes;
+  private final Random random;
+  private final PrintStream out;
+  private final List<Fault> faults = new ArrayList<>();
+  private volatile boolean running = true;
+
+  SoakFaults(SoakProcesses processes, long seed, PrintStream out) {
+    this.processes = processes;
+    this.random = new Random(seed);
+    this.out = out;
+  }
+
+  @Override
+  public void run() {
+    try {
+      while (running) {
+        sleep(4000 + random.nextInt(6001));
+        if (!running) {
+          return;
+        }
+        inject(KINDS.get(random.nextInt(KINDS.size())));
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** Stops drawing faults; a fault under way still ends (its process comes back). */
+  void stop() {
+    running = false;
+  }
+
+  synchronized List<Fault> faults() {
+    return List.copyOf(faults);
+  }
+
+  private void inject(String kind) throws InterruptedException {
+    long start = System.currentTimeMillis();
+    String target;
+    switch (kind) {
+      case "consumer-kill" -> {
+        int i = random.nextInt(processes.consumerCount());
+        target = processes.consumerName(i);
+        processes.killConsumer(i);
+        sleep(500 + random.nextInt(1501));
+        processes.startConsumer(i);
+      }
+      case "server-kill" -> {
+        target = "server";
+        processes.killServer();
+        processes.startServer();
+      }
+      case "redis-kill" -> {
+        target = "redis";
+        processes.killRedis();
+        sleep(500 + random.nextInt(1501));
+        processes.startRedis();
+      }
+      case "redis-stall" -> {
+        target = "redis";
+        long pid = processes.redisPid();
+        signal("STOP", pid);
+        sleep(1000 + random.nextInt(2001));
+        signal("CONT", pid);
+      }
+      default -> throw new IllegalArgumentException(kind);
+    }
+    Fault fault = new Fault(kind, target, start, System.currentTimeMillis());
+    synchronized (this) {
+      faults.add(fault);
+    }
+    out.printf(
+        "# fault %-13s %-12s %s .. %s (%d ms)%n",
+        kind,
+        target,
+        Instant.ofEpochMilli(fault.startMs()),
+        Instant.ofEpochMilli(fault.endMs()),
+        fault.endMs() - fault.startMs());
+    out.flush();
+  }
+
+  private static void signal(String signal, long pid) throws InterruptedException {
+    try {
+      int code = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).start().waitFor();
+      if (code != 0) {
+        throw new IllegalStateException("kill -" + signal + " " + pid + " exited with " + code);
+      }
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot run kill -" + signal, e);
+    }
+  }
+
+  /** The pause between faults and inside a fault (a process's schedule, not a test's wait). */
+  private static void sleep(long ms) throws InterruptedException {
+    Thread.sleep(ms);
+  }
+}
