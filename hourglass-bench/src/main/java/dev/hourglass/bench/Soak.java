@@ -81,14 +81,15 @@ public final class Soak {
         dir,
         Runtime.getRuntime().availableProcessors());
     try (SoakProcesses processes = new SoakProcesses(dir, consumers - 1, 1);
-        SoakLedger ledger = new SoakLedger(dir.resolve("producer.ledger"))) {
+        SoakLedger ledger = new SoakLedger(dir.resolve("producer.ledger"));
+        SoakLedger faultLog = new SoakLedger(dir.resolve("faults.log"))) {
       processes.start();
       out.println(
           "# redis "
               + processes.redisUri()
               + " (AOF, appendfsync always), server "
               + processes.serverUrl());
-      SoakFaults faults = new SoakFaults(processes, seed, out);
+      SoakFaults faults = new SoakFaults(processes, seed, out, faultLog);
       Thread faulting = new Thread(faults, "soak-faults");
       try (SoakProducer producer =
           new SoakProducer(processes.redisUri(), processes.serverUrl(), ledger, seed, rate)) {

@@ -27,10 +27,14 @@ final class SoakFaults implements Runnable {
   private final List<Fault> faults = new ArrayList<>();
   private volatile boolean running = true;
 
-  SoakFaults(SoakProcesses processes, long seed, PrintStream out) {
+  private final SoakLedger log;
+
+  /** Faults on these processes, printed to {@code out} and appended to {@code log}. */
+  SoakFaults(SoakProcesses processes, long seed, PrintStream out, SoakLedger log) {
     this.processes = processes;
     this.random = new Random(seed);
     this.out = out;
+    this.log = log;
   }
 
   @Override
@@ -92,6 +96,7 @@ final class SoakFaults implements Runnable {
     synchronized (this) {
       faults.add(fault);
     }
+    log.append(kind, target, fault.startMs(), fault.endMs());
     out.printf(
         "# fault %-13s %-12s %s .. %s (%d ms)%n",
         kind,

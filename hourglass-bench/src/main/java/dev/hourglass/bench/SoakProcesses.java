@@ -22,7 +22,7 @@ import java.util.List;
  */
 final class SoakProcesses implements AutoCloseable {
   private static final String JAVA = ProcessHandle.current().info().command().orElse("java");
-  private static final Duration SERVER_START = Duration.ofSeconds(60);
+  private static final Duration SERVER_START = Duration.ofSeconds(120);
 
   private final Path dir;
   private final RedisServer redis;
