@@ -62,35 +62,23 @@ final class SoakFaults implements Runnable {
   }
 
   private void inject(String kind) throws InterruptedException {
+    // Drawn before acting, so that a fault that fails part-way leaves the schedule as it was.
+    int consumer = random.nextInt(processes.consumerCount());
+    long pauseMs =
+        kind.equals("redis-stall") ? 1000 + random.nextInt(2001) : 500 + random.nextInt(1501);
+    String target =
+        switch (kind) {
+          case "consumer-kill" -> processes.consumerName(consumer);
+          case "server-kill" -> "server";
+          default -> "redis";
+        };
     long start = System.currentTimeMillis();
-    String target;
-    switch (kind) {
-      case "consumer-kill" -> {
-        int i = random.nextInt(processes.consumerCount());
-        target = processes.consumerName(i);
-        processes.killConsumer(i);
-        sleep(500 + random.nextInt(1501));
-        processes.startConsumer(i);
-      }
-      case "server-kill" -> {
-        target = "server";
-        processes.killServer();
-        processes.startServer();
-      }
-      case "redis-kill" -> {
-        target = "redis";
-        processes.killRedis();
-        sleep(500 + random.nextInt(1501));
-        processes.startRedis();
-      }
-      case "redis-stall" -> {
-        target = "redis";
-        long pid = processes.redisPid();
-        signal("STOP", pid);
-        sleep(1000 + random.nextInt(2001));
-        signal("CONT", pid);
-      }
-      default -> throw new IllegalArgumentException(kind);
+    String failure = "";
+    try {
+      act(kind, consumer, pauseMs);
+    } catch (RuntimeException e) {
+      // A process that did not come back is restarted before the drain (ensureRunning).
+      failure = " FAILED: " + e;
     }
     Fault fault = new Fault(kind, target, start, System.currentTimeMillis());
     synchronized (this) {
@@ -98,13 +86,43 @@ final class SoakFaults implements Runnable {
     }
     log.append(kind, target, fault.startMs(), fault.endMs());
     out.printf(
-        "# fault %-13s %-12s %s .. %s (%d ms)%n",
+        "# fault %-13s %-12s %s .. %s (%d ms)%s%n",
         kind,
         target,
         Instant.ofEpochMilli(fault.startMs()),
         Instant.ofEpochMilli(fault.endMs()),
-        fault.endMs() - fault.startMs());
+        fault.endMs() - fault.startMs(),
+        failure);
     out.flush();
+  }
+
+  private void act(String kind, int consumer, long pauseMs) throws InterruptedException {
+    switch (kind) {
+      case "consumer-kill" -> {
+        processes.killConsumer(consumer);
+        sleep(pauseMs);
+        processes.startConsumer(consumer);
+      }
+      case "server-kill" -> {
+        processes.killServer();
+        processes.startServer();
+      }
+      case "redis-kill" -> {
+        processes.killRedis();
+        sleep(pauseMs);
+        processes.startRedis();
+      }
+      case "redis-stall" -> {
+        long pid = processes.redisPid();
+        signal("STOP", pid);
+        try {
+          sleep(pauseMs);
+        } finally {
+          signal("CONT", pid);
+        }
+      }
+      default -> throw new IllegalArgumentException(kind);
+    }
   }
 
   private static void signal(String signal, long pid) throws InterruptedException {

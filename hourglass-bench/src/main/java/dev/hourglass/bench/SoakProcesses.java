@@ -13,6 +13,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
  * The processes of a standalone soak: a persistent Redis (AOF, {@code appendfsync always}), the
@@ -23,6 +25,7 @@ import java.util.List;
 final class SoakProcesses implements AutoCloseable {
   private static final String JAVA = ProcessHandle.current().info().command().orElse("java");
   private static final Duration SERVER_START = Duration.ofSeconds(120);
+  private static final int SERVER_ATTEMPTS = 20;
 
   private final Path dir;
   private final RedisServer redis;
@@ -30,6 +33,9 @@ final class SoakProcesses implements AutoCloseable {
   private Process server;
   private final List<String> consumerModes;
   private final Process[] consumers;
+
+  /** Every JVM started, for the shutdown hook: an interrupted soak leaves none behind. */
+  private final Queue<Process> spawned = new ConcurrentLinkedQueue<>();
 
   SoakProcesses(Path dir, int libraryConsumers, int httpConsumers) {
     this.dir = dir;
@@ -43,6 +49,9 @@ final class SoakProcesses implements AutoCloseable {
       consumerModes.add("http");
     }
     this.consumers = new Process[consumerModes.size()];
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(() -> spawned.forEach(Process::destroyForcibly), "soak-children"));
   }
 
   /** Starts Redis, the server (once it answers) and every consumer. */
@@ -87,8 +96,25 @@ final class SoakProcesses implements AutoCloseable {
     awaitExit(server);
   }
 
-  /** Starts the server JVM on its fixed port and waits until {@code /health/live} answers. */
+  /**
+   * Starts the server JVM on its fixed port and waits until {@code /health/live} answers; a JVM
+   * that exits first (the killed one's port not yet free, Redis down) is started again, up to
+   * {@value #SERVER_ATTEMPTS} times.
+   */
   synchronized void startServer() {
+    for (int attempt = 1; ; attempt++) {
+      if (startServerOnce()) {
+        return;
+      }
+      if (attempt == SERVER_ATTEMPTS) {
+        throw new IllegalStateException(
+            "the server exited " + attempt + " times at start; see server.out");
+      }
+      SoakConsumer.pause();
+    }
+  }
+
+  private boolean startServerOnce() {
     server =
         spawn(
             "server",
@@ -107,11 +133,7 @@ final class SoakProcesses implements AutoCloseable {
     long deadline = System.nanoTime() + SERVER_START.toNanos();
     while (System.nanoTime() < deadline) {
       if (!server.isAlive()) {
-        // The port may still be held by the killed JVM's socket: try once more.
-        server = null;
-        SoakConsumer.pause();
-        startServer();
-        return;
+        return false;
       }
       try {
         HttpResponse<Void> r =
@@ -119,7 +141,7 @@ final class SoakProcesses implements AutoCloseable {
                 HttpRequest.newBuilder(URI.create(serverUrl() + "/health/live")).build(),
                 HttpResponse.BodyHandlers.discarding());
         if (r.statusCode() == 200) {
-          return;
+          return true;
         }
       } catch (IOException e) {
         // not listening yet
@@ -175,11 +197,15 @@ final class SoakProcesses implements AutoCloseable {
     Path log = dir.resolve(name + ".out");
     try {
       Files.createDirectories(dir);
-      return new ProcessBuilder(command)
-          .directory(dir.toFile())
-          .redirectErrorStream(true)
-          .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
-          .start();
+      Process p =
+          new ProcessBuilder(command)
+              .directory(dir.toFile())
+              .redirectErrorStream(true)
+              .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+              .start();
+      spawned.removeIf(old -> !old.isAlive());
+      spawned.add(p);
+      return p;
     } catch (IOException e) {
       throw new UncheckedIOException("cannot start " + name, e);
     }

@@ -87,6 +87,7 @@ final class SoakVerdict {
     long duplicatesNearFault = 0;
     long deliveredCancelled = 0;
     List<Long> lateness = new ArrayList<>();
+    List<Long> latenessAll = new ArrayList<>();
     List<String> examples = new ArrayList<>();
     for (Map.Entry<String, List<Long>> e : deliveries.entrySet()) {
       String id = e.getKey();
@@ -107,8 +108,11 @@ final class SoakVerdict {
           duplicatesNearFault++;
         }
       }
-      if (dueMs != null && !spansFault(dueMs, times.get(0))) {
-        lateness.add(times.get(0) - dueMs);
+      if (dueMs != null) {
+        latenessAll.add(times.get(0) - dueMs);
+        if (!spansFault(dueMs, times.get(0))) {
+          lateness.add(times.get(0) - dueMs);
+        }
       }
     }
     acknowledged.stream()
@@ -116,6 +120,7 @@ final class SoakVerdict {
         .limit(20)
         .forEach(id -> examples.add("lost:" + id));
     Collections.sort(lateness);
+    Collections.sort(latenessAll);
     v.put("acknowledged_enqueues", (long) acknowledged.size());
     v.put("unknown_or_failed_enqueues", unknownEnqueues);
     v.put("cancelled", (long) cancelledAt.size());
@@ -130,7 +135,9 @@ final class SoakVerdict {
     v.put("lateness_samples_outside_faults", (long) lateness.size());
     v.put("lateness_p50_ms", percentile(lateness, 0.50));
     v.put("lateness_p99_ms", percentile(lateness, 0.99));
-    v.put("lateness_max_ms", lateness.isEmpty() ? -1 : lateness.get(lateness.size() - 1));
+    v.put("lateness_max_ms", percentile(lateness, 1.0));
+    v.put("lateness_all_p99_ms", percentile(latenessAll, 0.99));
+    v.put("lateness_all_max_ms", percentile(latenessAll, 1.0));
     v.put("faults", (long) faults.size());
     for (String kind : SoakFaults.KINDS) {
       v.put(

@@ -12,6 +12,11 @@ final class Usage {
                                                         (the archive's cost per finished job on
                                                          Hourglass alone, into an embedded
                                                          PostgreSQL; see docs/ARCHIVE.md)
+             hourglass-bench/run soak --minutes M --seed S [--topology standalone] ...
+                                                        (faults from the seed against Redis, the
+                                                         server and consumer JVMs; a verdict from
+                                                         a ledger outside Redis; soak --help and
+                                                         docs/RELIABILITY.md)
              hourglass-bench/run first-touch [STEPS]    (what this machine charges per 4 KB page of
                                                          new memory, in STEPS blocks of 256 MB,
                                                          1 to 64 [12])

@@ -91,5 +91,6 @@ class SoakVerdictTest {
             r("D", "b", "30005", "1", "c0"));
     assertThat(v).containsEntry("lateness_samples_outside_faults", 1L);
     assertThat(v).containsEntry("lateness_max_ms", 5L);
+    assertThat(v).containsEntry("lateness_all_max_ms", 3000L);
   }
 }
