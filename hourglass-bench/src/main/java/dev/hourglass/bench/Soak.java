@@ -10,18 +10,19 @@ import java.util.Map;
 
 /**
  * {@code hourglass-bench/run soak --minutes M --seed S [--topology standalone] [--rate R]
- * [--consumers N] [--drain-timeout-s T] [--dir DIR]}: producers, consumers in JVMs of their own and
- * the server run against a persistent Redis for M minutes while faults drawn from the seed hit them
- * ({@link SoakFaults}); then the faults stop, everything drains, and the ledger ({@link
- * SoakLedger}) gives the verdict ({@link SoakVerdict}): a table and one {@code SOAK {json}} line.
- * Exit code 0 when nothing was lost, early or delivered after its cancel; 1 otherwise; 2 for a bad
- * command line.
+ * [--consumers N] [--drain-timeout-s T] [--aof always|off] [--dir DIR]}: producers, consumers in
+ * JVMs of their own and the server run against a persistent Redis for M minutes while faults drawn
+ * from the seed hit them ({@link SoakFaults}); then the faults stop, everything drains, and the
+ * ledger ({@link SoakLedger}) gives the verdict ({@link SoakVerdict}): a table and one {@code SOAK
+ * {json}} line. Exit code 0 when nothing was lost, early or delivered after its cancel; 1
+ * otherwise; 2 for a bad command line.
  */
 public final class Soak {
   static final String USAGE =
       """
       usage: hourglass-bench/run soak --minutes M --seed S [--topology standalone] [--rate R]
-                                      [--consumers N] [--drain-timeout-s T] [--dir DIR]
+                                      [--consumers N] [--drain-timeout-s T] [--aof always|off]
+                                [--dir DIR]
         --minutes M          minutes of faults (a decimal fraction is fine), required
         --seed S             seeds the faults, the delays and the cancels, required
         --topology T         standalone (default; sentinel and cluster are not built yet)
@@ -29,6 +30,8 @@ public final class Soak {
         --consumers N        consumer JVMs: N-1 library Workers and one HTTP long-poll consumer
                              (default 3, at least 2)
         --drain-timeout-s T  after the faults, how long to wait for every due job (default 120)
+        --aof always|off     Redis's AOF: always (appendfsync always, the default) or off, which
+                             loses what a Redis kill hits: a check that the verdict catches losses
         --dir DIR            where the ledger, fault log and process output go (default: a new
                              directory under the system's temporary directory)
       """;
@@ -65,6 +68,7 @@ public final class Soak {
     long seed = Long.parseLong(o.get("seed"));
     double rate = Double.parseDouble(o.getOrDefault("rate", "40"));
     int consumers = Integer.parseInt(o.getOrDefault("consumers", "3"));
+    boolean aof = o.getOrDefault("aof", "always").equals("always");
     long drainMs = Long.parseLong(o.getOrDefault("drain-timeout-s", "120")) * 1000;
     Path dir =
         o.containsKey("dir")
@@ -80,14 +84,15 @@ public final class Soak {
         consumers - 1,
         dir,
         Runtime.getRuntime().availableProcessors());
-    try (SoakProcesses processes = new SoakProcesses(dir, consumers - 1, 1);
+    try (SoakProcesses processes = new SoakProcesses(dir, consumers - 1, 1, aof);
         SoakLedger ledger = new SoakLedger(dir.resolve("producer.ledger"));
         SoakLedger faultLog = new SoakLedger(dir.resolve("faults.log"))) {
       processes.start();
       out.println(
           "# redis "
               + processes.redisUri()
-              + " (AOF, appendfsync always), server "
+              + (aof ? " (AOF, appendfsync always)" : " (no AOF: a kill loses data)")
+              + ", server "
               + processes.serverUrl());
       SoakFaults faults = new SoakFaults(processes, seed, out, faultLog);
       Thread faulting = new Thread(faults, "soak-faults");
@@ -111,6 +116,7 @@ public final class Soak {
         out.printf("%-32s %s%n", e.getKey(), e.getValue());
       }
       figures.put("topology", "standalone");
+      figures.put("aof", aof ? "always" : "off");
       figures.put("minutes", minutes);
       figures.put("seed", seed);
       out.println("SOAK " + new ObjectMapper().writeValueAsString(figures));

@@ -7,7 +7,7 @@ import java.util.Map;
 /** The soak's command line: {@code --name value} pairs checked against {@link Soak#USAGE}. */
 final class SoakOptions {
   private static final List<String> NAMES =
-      List.of("minutes", "seed", "topology", "rate", "consumers", "drain-timeout-s", "dir");
+      List.of("minutes", "seed", "topology", "rate", "consumers", "drain-timeout-s", "aof", "dir");
 
   private SoakOptions() {}
 
@@ -40,6 +40,9 @@ final class SoakOptions {
     if (!topology.equals("standalone")) {
       throw new IllegalArgumentException(
           "--topology " + topology + ": only standalone is built so far");
+    }
+    if (!List.of("always", "off").contains(o.getOrDefault("aof", "always"))) {
+      throw new IllegalArgumentException("--aof takes always or off");
     }
     try {
       if (!(Double.parseDouble(o.get("minutes")) > 0)) {

@@ -37,9 +37,14 @@ final class SoakProcesses implements AutoCloseable {
   /** Every JVM started, for the shutdown hook: an interrupted soak leaves none behind. */
   private final Queue<Process> spawned = new ConcurrentLinkedQueue<>();
 
-  SoakProcesses(Path dir, int libraryConsumers, int httpConsumers) {
+  /**
+   * The processes of a soak in {@code dir}; {@code persistent} false runs Redis without the AOF, so
+   * that a Redis kill loses data (a check that the verdict sees it).
+   */
+  SoakProcesses(Path dir, int libraryConsumers, int httpConsumers, boolean persistent) {
     this.dir = dir;
-    this.redis = RedisServer.builder().persistent().dataDir(dir.resolve("redis")).build();
+    RedisServer.Builder builder = RedisServer.builder().dataDir(dir.resolve("redis"));
+    this.redis = (persistent ? builder.persistent() : builder).build();
     this.serverPort = FreePorts.any();
     this.consumerModes = new ArrayList<>();
     for (int i = 0; i < libraryConsumers; i++) {

@@ -27,6 +27,8 @@ class SoakOptionsTest {
     assertThatThrownBy(
             () -> SoakOptions.parse("--minutes", "1", "--seed", "1", "--topology", "cluster"))
         .hasMessage("--topology cluster: only standalone is built so far");
+    assertThatThrownBy(() -> SoakOptions.parse("--minutes", "1", "--seed", "1", "--aof", "no"))
+        .hasMessage("--aof takes always or off");
     assertThatThrownBy(() -> SoakOptions.parse("--minutes", "1", "--seed", "1", "--consumers", "1"))
         .hasMessage("--consumers must be at least 2");
   }
