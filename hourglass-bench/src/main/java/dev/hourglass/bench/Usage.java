@@ -24,6 +24,11 @@ final class Usage {
                                                          replica is stalled L ms [3000] before the
                                                          kill, so that it lags;
                                                          see docs/RELIABILITY.md)
+             hourglass-bench/run soak --minutes M --seed S [--topology standalone] ...
+                                                        (faults from the seed against Redis, the
+                                                         server and consumer JVMs; a verdict from
+                                                         a ledger outside Redis; soak --help and
+                                                         docs/RELIABILITY.md)
              hourglass-bench/run first-touch [STEPS]    (what this machine charges per 4 KB page of
                                                          new memory, in STEPS blocks of 256 MB,
                                                          1 to 64 [12])
