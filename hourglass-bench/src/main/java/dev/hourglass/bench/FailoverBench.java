@@ -6,6 +6,8 @@ import dev.hourglass.Hourglass;
 import dev.hourglass.HourglassException;
 import dev.hourglass.JobInfo;
 import dev.hourglass.Queue;
+import dev.hourglass.embedded.RedisSentinel;
+import dev.hourglass.embedded.RedisServer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,16 +20,16 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * {@code hourglass-bench/run failover [--producers N] [--seconds S]}: replica-acknowledged writes
  * under a master failover, on a Sentinel group (1 master, 1 replica, 3 sentinels; {@link
- * SentinelGroup}). First the enqueue rate on a healthy group without and with the mode ({@code
+ * RedisSentinel}). First the enqueue rate on a healthy group without and with the mode ({@code
  * replicaAcks(1, 1 s)}), N producer threads enqueueing one job at a time for S seconds. Then, per
  * mode on a fresh group: N producers enqueue; after S seconds the replica is stalled (SIGSTOP) for
  * L ms, a replica falling behind, then the master is SIGKILLed and the replica resumed; producers
  * keep going, retrying a failed enqueue with the same id (a duplicate counts as acknowledged); once
- * Sentinel promoted the replica, the killed master is started again (empty, as a supervisor would),
- * and Sentinel makes it a replica of the new master; producers stop S seconds after the first
- * enqueue that succeeded after the kill. Then every acknowledged id is looked up on the new master.
- * Prints {@code RESULT} lines: rate per mode, and per mode acknowledged, lost, failed calls and
- * time to recover (kill to the first successful enqueue after it).
+ * Sentinel promoted the replica, a new replica of the new master replaces the killed node (as an
+ * orchestrator would); producers stop S seconds after the first enqueue that succeeded after the
+ * kill. Then every acknowledged id is looked up on the new master. Prints {@code RESULT} lines:
+ * rate per mode, and per mode acknowledged, lost, failed calls and time to recover (kill to the
+ * first successful enqueue after it).
  */
 final class FailoverBench {
   private static final String QUEUE = "failover";
@@ -55,7 +57,7 @@ final class FailoverBench {
     if (producers < 1 || seconds < 1 || lagMs < 0) {
       usage("--producers and --seconds must be at least 1, --lag-ms at least 0");
     }
-    try (SentinelGroup group = new SentinelGroup()) {
+    try (RedisSentinel group = group()) {
       healthyRate(group, 0, producers, seconds); // warm-up, unreported
       for (int replicas : new int[] {0, 1}) {
         double rate = healthyRate(group, replicas, producers, seconds);
@@ -66,7 +68,7 @@ final class FailoverBench {
       }
     }
     for (int replicas : new int[] {0, 1}) {
-      try (SentinelGroup group = new SentinelGroup()) {
+      try (RedisSentinel group = group()) {
         failover(group, replicas, producers, seconds, lagMs);
       }
     }
@@ -83,14 +85,14 @@ final class FailoverBench {
     System.exit(2);
   }
 
-  private static Hourglass client(SentinelGroup group, int replicas) {
+  private static Hourglass client(RedisSentinel group, int replicas) {
     return Hourglass.builder()
-        .redisUri(group.uri())
+        .redisUri(group.sentinelUri())
         .replicaAcks(replicas, Duration.ofSeconds(1))
         .build();
   }
 
-  private static double healthyRate(SentinelGroup group, int replicas, int producers, int seconds)
+  private static double healthyRate(RedisSentinel group, int replicas, int producers, int seconds)
       throws Exception {
     try (Hourglass h = client(group, replicas)) {
       Queue<byte[]> q = h.queue(QUEUE + "-rate-" + replicas, byte[].class);
@@ -116,7 +118,7 @@ final class FailoverBench {
   }
 
   private static void failover(
-      SentinelGroup group, int replicas, int producers, int seconds, int lagMs) throws Exception {
+      RedisSentinel group, int replicas, int producers, int seconds, int lagMs) throws Exception {
     ConcurrentLinkedQueue<String> acked = new ConcurrentLinkedQueue<>();
     AtomicLong failures = new AtomicLong();
     AtomicLong killedAt = new AtomicLong();
@@ -144,31 +146,30 @@ final class FailoverBench {
                         break;
                       }
                       failures.incrementAndGet();
-                      SentinelGroup.pause(20); // do not spin while Redis is away
+                      pause(20); // do not spin while Redis is away
                     }
                   }
                 }));
       }
-      SentinelGroup.pause(seconds * 1000L);
-      int oldPort = group.master.port();
+      pause(seconds * 1000L);
+      RedisServer master = group.master();
+      RedisServer replica = group.dataNodes().get(1);
       // The replica falls lagMs behind (SIGSTOP), then the master dies (SIGKILL) and the replica
       // goes on (SIGCONT): what the master acknowledged in that window exists nowhere else.
-      signal("STOP", group.replica.pid());
-      SentinelGroup.pause(lagMs);
-      group.master.kill();
+      replica.pause();
+      pause(lagMs);
+      group.killMaster();
       killedAt.set(System.nanoTime());
-      signal("CONT", group.replica.pid());
-      while (group.masterPort() == oldPort) {
-        SentinelGroup.pause(50);
-      }
+      replica.resume();
+      group.awaitFailover(master, Duration.ofMinutes(1));
       long promotedAt = System.nanoTime();
       // A new replica of the new master replaces the killed one (as an orchestrator would); an
       // empty master restarted on the old address could win back and wipe the data.
-      group.addReplica(group.masterPort());
+      group.addReplica();
       while (recoveredAt.get() == 0) {
-        SentinelGroup.pause(50);
+        pause(50);
       }
-      SentinelGroup.pause(seconds * 1000L);
+      pause(seconds * 1000L);
       stop.set(true);
       for (Thread t : threads) {
         t.join();
@@ -188,10 +189,22 @@ final class FailoverBench {
     }
   }
 
-  private static void signal(String signal, long pid) throws Exception {
-    Process p = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).inheritIO().start();
-    if (p.waitFor() != 0) {
-      throw new IllegalStateException("kill -" + signal + " " + pid + " failed");
+  /**
+   * A Sentinel group of one master, one replica and three sentinels (quorum 2), the master judged
+   * down after 2 s, started.
+   */
+  private static RedisSentinel group() {
+    RedisSentinel group = RedisSentinel.builder().downAfter(Duration.ofSeconds(2)).build();
+    group.start();
+    return group;
+  }
+
+  static void pause(long ms) {
+    try {
+      Thread.sleep(ms);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
     }
   }
 

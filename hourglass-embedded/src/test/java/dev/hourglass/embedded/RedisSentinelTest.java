@@ -1,7 +1,11 @@
 package dev.hourglass.embedded;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class RedisSentinelTest {
@@ -38,6 +42,44 @@ class RedisSentinelTest {
       assertThat(group.isRunning()).isFalse();
       group.start();
       assertThat(group.sentinelUri()).isEqualTo(uri);
+    }
+  }
+
+  @Test
+  void killingTheMasterPromotesTheReplicaAndAnAddedReplicaJoinsTheNewMaster() {
+    List<Long> pids = new ArrayList<>();
+    try (RedisSentinel group = RedisSentinel.builder().replicas(1).sentinels(3).build()) {
+      group.start();
+      RedisServer first = group.master();
+      RedisServer replica = group.dataNodes().get(1);
+      assertThat(group.currentMaster()).isSameAs(first);
+      assertThat(replica.command("ROLE")).startsWith("slave");
+      assertThat(group.sentinelUri().split(",")).hasSize(3);
+      first.command("SET", "k", "v");
+      first.command("WAIT", "1", "5000");
+
+      assertThat(group.killMaster()).isSameAs(first);
+      RedisServer promoted = group.awaitFailover(first, Duration.ofMinutes(1));
+
+      assertThat(promoted).isSameAs(replica);
+      assertThat(group.currentMaster()).isSameAs(replica);
+      assertThat(replica.command("GET", "k")).isEqualTo("v");
+      RedisServer added = group.addReplica();
+      assertThat(added.command("ROLE")).startsWith("slave");
+      assertThat(added.command("GET", "k")).isEqualTo("v");
+      for (RedisServer s : group.sentinels()) {
+        assertThat(s.command("SENTINEL", "REPLICAS", RedisSentinel.MASTER_NAME))
+            .contains("127.0.0.1:" + added.port());
+      }
+      assertThatThrownBy(group::start).isInstanceOf(IllegalStateException.class);
+      for (RedisServer s : group.sentinels()) {
+        pids.add(s.pid());
+      }
+      pids.add(replica.pid());
+      pids.add(added.pid());
+    }
+    for (long pid : pids) {
+      assertThat(ProcessHandle.of(pid).filter(ProcessHandle::isAlive)).isEmpty();
     }
   }
 }
