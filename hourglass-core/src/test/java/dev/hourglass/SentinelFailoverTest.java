@@ -1,0 +1,38 @@
+package dev.hourglass;
+
+import dev.hourglass.embedded.RedisSentinel;
+import dev.hourglass.embedded.RedisServer;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A Sentinel group's master SIGKILLed under enqueues and claims ({@link FailoverScenario}): a
+ * replica is promoted, a new replica replaces the lost node, and the client, found the new master
+ * through the sentinels by itself.
+ */
+class SentinelFailoverTest {
+
+  @Test
+  void aKilledMasterIsReplacedWithoutLosingOrStrandingAJob() throws Exception {
+    try (RedisSentinel group = RedisSentinel.builder().replicas(1).sentinels(3).build()) {
+      group.start();
+      try (Hourglass h =
+          Hourglass.builder()
+              .redisUri(group.sentinelUri())
+              .commandTimeout(Duration.ofSeconds(2))
+              .connectTimeout(Duration.ofSeconds(1))
+              .replicaAcks(1, Duration.ofSeconds(1))
+              .build()) {
+        String figures =
+            FailoverScenario.run(
+                h.queue("failover"),
+                () -> {
+                  RedisServer old = group.killMaster();
+                  group.awaitFailover(old, Duration.ofMinutes(1));
+                  group.addReplica();
+                });
+        System.out.println("SentinelFailoverTest: " + figures);
+      }
+    }
+  }
+}
