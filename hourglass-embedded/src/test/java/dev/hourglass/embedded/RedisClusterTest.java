@@ -3,6 +3,7 @@ package dev.hourglass.embedded;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -81,5 +82,74 @@ class RedisClusterTest {
       assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)).isFalse();
     }
     assertThatThrownBy(cluster::start).isInstanceOf(IllegalStateException.class);
+  }
+
+  @Test
+  void aKilledMasterIsReplacedByItsReplicaAndAnAddedReplicaFollowsIt() {
+    List<Long> pids = new ArrayList<>();
+    try (RedisCluster cluster =
+        RedisCluster.builder().replicasPerMaster(1).nodeTimeout(Duration.ofSeconds(1)).build()) {
+      cluster.start();
+      RedisServer first = cluster.nodes().get(0);
+      RedisServer replica = cluster.replicas().get(0);
+      assertThat(replica.command("ROLE")).startsWith("slave");
+      assertThat(first.command("CLUSTER", "INFO")).contains("cluster_known_nodes:6");
+      assertThat(cluster.masterOf(3300)).isSameAs(first);
+      first.command("SET", "{b}x", "1");
+      first.command("WAIT", "1", "5000");
+
+      assertThat(cluster.killMaster(first)).isSameAs(first);
+      RedisServer promoted = cluster.awaitFailover(first, Duration.ofMinutes(1));
+
+      assertThat(promoted).isSameAs(replica);
+      assertThat(cluster.masterOf(3300)).isSameAs(replica);
+      assertThat(replica.command("GET", "{b}x")).isEqualTo("1");
+      RedisServer added = cluster.addReplica(promoted);
+      assertThat(added.command("ROLE")).startsWith("slave");
+      assertThat(added.command("INFO", "replication")).contains("master_port:" + promoted.port());
+      assertThatThrownBy(cluster::start).isInstanceOf(IllegalStateException.class);
+      for (RedisServer node : List.of(replica, added, cluster.nodes().get(1))) {
+        pids.add(node.pid());
+      }
+    }
+    for (long pid : pids) {
+      assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)).isFalse();
+    }
+  }
+
+  @Test
+  void aSlotMovesStepByStepWithAskRedirectsWhileHalfMoved() {
+    try (RedisCluster cluster = RedisCluster.create()) {
+      cluster.start();
+      RedisServer first = cluster.nodes().get(0);
+      RedisServer second = cluster.nodes().get(1);
+      for (int i = 0; i < 5; i++) {
+        first.command("SET", "{b}" + i, "v" + i);
+      }
+
+      SlotMigration migration = cluster.migrateSlot(3300, second);
+      assertThat(migration.moveKeys(2)).isEqualTo(2);
+      String moved = first.command("CLUSTER", "GETKEYSINSLOT", "3300", "10");
+      assertThat(moved.split("\n")).hasSize(3);
+      String gone =
+          List.of("{b}0", "{b}1", "{b}2", "{b}3", "{b}4").stream()
+              .filter(k -> !moved.contains(k))
+              .findFirst()
+              .orElseThrow();
+      assertThatThrownBy(() -> first.command("GET", gone))
+          .isInstanceOf(RedisCommandException.class)
+          .hasMessageContaining("ASK 3300");
+      assertThat(cluster.masterOf(3300)).isSameAs(first);
+
+      migration.finish();
+
+      assertThat(cluster.masterOf(3300)).isSameAs(second);
+      assertThat(second.command("DBSIZE")).isEqualTo("5");
+      assertThat(first.command("DBSIZE")).isEqualTo("0");
+      assertThatThrownBy(() -> first.command("GET", "{b}0"))
+          .isInstanceOf(RedisCommandException.class)
+          .hasMessageContaining("MOVED 3300");
+      assertThat(cluster.nodes().get(2).command("CLUSTER", "NODES")).contains("3300");
+    }
   }
 }
