@@ -35,7 +35,7 @@ public final class BlockingConnection {
       KeyValue<byte[], byte[]> token = get().sync().blpop(max.toMillis() / 1000.0, p.wakeKey());
       return token == null ? null : token.getValue();
     } catch (RedisException e) {
-      throw Failures.translate(e);
+      throw redis.failed(e);
     }
   }
 
@@ -44,7 +44,7 @@ public final class BlockingConnection {
     try {
       get().sync().lpush(p.wakeKey(), token);
     } catch (RedisException e) {
-      throw Failures.translate(e);
+      throw redis.failed(e);
     }
   }
 

@@ -1,17 +1,11 @@
 package dev.hourglass.internal.store;
 
+import dev.hourglass.HourglassException;
 import dev.hourglass.InvalidArgumentException;
-import io.lettuce.core.AbstractRedisClient;
-import io.lettuce.core.ClientOptions;
-import io.lettuce.core.RedisClient;
+import dev.hourglass.RedisUnavailableException;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.SocketOptions;
-import io.lettuce.core.TimeoutOptions;
-import io.lettuce.core.cluster.ClusterClientOptions;
-import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
-import io.lettuce.core.codec.ByteArrayCodec;
-import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -45,9 +39,9 @@ public final class RedisConnector implements AutoCloseable {
     this.commandTimeout = commandTimeout;
     SocketOptions socket = SocketOptions.builder().connectTimeout(connectTimeout).build();
     if (isClusterUri(redisUri)) {
-      this.endpoint = new Cluster(clusterSeeds(redisUri, commandTimeout), socket);
+      this.endpoint = new Endpoint.Cluster(clusterSeeds(redisUri, commandTimeout), socket);
     } else {
-      this.endpoint = new Standalone(standaloneUri(redisUri, commandTimeout), socket);
+      this.endpoint = new Endpoint.Standalone(standaloneUri(redisUri, commandTimeout), socket);
     }
   }
 
@@ -182,6 +176,19 @@ public final class RedisConnector implements AutoCloseable {
   }
 
   /**
+   * Types the failure of a call ({@link Failures#translate}); when it failed for want of Redis, on
+   * a cluster the slot map may be stale (a master died and its replica took over, or a slot moved),
+   * so it is read again, at most once a second. Nothing to do on a single server.
+   */
+  public HourglassException failed(Throwable failure) {
+    HourglassException e = Failures.translate(failure);
+    if (e instanceof RedisUnavailableException) {
+      endpoint.unavailable();
+    }
+    return e;
+  }
+
+  /**
    * A new connection the caller owns, e.g. for blocking commands, with its own command timeout
    * (which must exceed any blocking timeout used on it). On a cluster, a blocking command on it
    * holds that connection's link to the node owning the key, so use one per blocking loop.
@@ -225,79 +232,5 @@ public final class RedisConnector implements AutoCloseable {
       replicated.close();
     }
     endpoint.client().shutdown(Duration.ZERO, Duration.ofSeconds(2));
-  }
-
-  /** Where connections go: one server, or a cluster. */
-  private interface Endpoint {
-    RedisConnection open();
-
-    StatefulRedisPubSubConnection<String, String> openPubSub();
-
-    AbstractRedisClient client();
-  }
-
-  /**
-   * The options both kinds of client share: no auto-reconnect (see the class comment), a PING
-   * before a connection is used, the connect timeout, and command timeouts.
-   */
-  private static void connectionPolicy(ClientOptions.Builder options, SocketOptions socket) {
-    options
-        .autoReconnect(false)
-        .pingBeforeActivateConnection(true)
-        .socketOptions(socket)
-        .timeoutOptions(TimeoutOptions.enabled());
-  }
-
-  private static final class Standalone implements Endpoint {
-    private final RedisClient client = RedisClient.create();
-    private final RedisURI uri;
-
-    Standalone(RedisURI uri, SocketOptions socket) {
-      this.uri = uri;
-      ClientOptions.Builder options = ClientOptions.builder();
-      connectionPolicy(options, socket);
-      client.setOptions(options.build());
-    }
-
-    @Override
-    public RedisConnection open() {
-      return RedisConnection.of(client.connect(ByteArrayCodec.INSTANCE, uri));
-    }
-
-    @Override
-    public StatefulRedisPubSubConnection<String, String> openPubSub() {
-      return client.connectPubSub(StringCodec.UTF8, uri);
-    }
-
-    @Override
-    public AbstractRedisClient client() {
-      return client;
-    }
-  }
-
-  private static final class Cluster implements Endpoint {
-    private final RedisClusterClient client;
-
-    Cluster(List<RedisURI> seeds, SocketOptions socket) {
-      this.client = RedisClusterClient.create(seeds);
-      ClusterClientOptions.Builder options = ClusterClientOptions.builder();
-      connectionPolicy(options, socket);
-      client.setOptions(options.build());
-    }
-
-    @Override
-    public RedisConnection open() {
-      return RedisConnection.of(client.connect(ByteArrayCodec.INSTANCE));
-    }
-
-    @Override
-    public StatefulRedisPubSubConnection<String, String> openPubSub() {
-      return client.connectPubSub(StringCodec.UTF8);
-    }
-
-    @Override
-    public AbstractRedisClient client() {
-      return client;
-    }
   }
 }

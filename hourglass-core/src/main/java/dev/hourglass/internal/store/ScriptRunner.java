@@ -77,9 +77,9 @@ final class ScriptRunner {
           try {
             return call.apply(delivery ? redis.deliveryAsync() : redis.async())
                 .toCompletableFuture()
-                .exceptionallyCompose(t -> CompletableFuture.failedFuture(Failures.translate(t)));
+                .exceptionallyCompose(this::failed);
           } catch (RuntimeException e) {
-            return CompletableFuture.failedFuture(Failures.translate(e));
+            return failed(e);
           }
         });
   }
@@ -111,19 +111,23 @@ final class ScriptRunner {
       reply =
           scripts
               .run(connection.async(), script, keyArray, argv.toArray())
-              .exceptionallyCompose(t -> CompletableFuture.failedFuture(Failures.translate(t)));
+              .exceptionallyCompose(this::failed);
       if (replicas > 0) {
         reply =
             reply.thenCompose(
                 r -> replicaAcks.confirm(connection, keyArray[0], replicas).thenApply(v -> r));
       }
     } catch (RuntimeException e) {
-      reply = CompletableFuture.failedFuture(Failures.translate(e));
+      reply = failed(e);
     }
     if (listener != ScriptListener.NONE) {
       reply.whenComplete((r, failure) -> observe(script, started, failure));
     }
     return reply;
+  }
+
+  private <T> CompletableFuture<T> failed(Throwable t) {
+    return CompletableFuture.failedFuture(redis.failed(t));
   }
 
   private void observe(Script script, long startedNanos, Throwable failure) {

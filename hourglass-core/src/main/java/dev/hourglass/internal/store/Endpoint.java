@@ -1,0 +1,135 @@
+package dev.hourglass.internal.store;
+
+import io.lettuce.core.AbstractRedisClient;
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.SocketOptions;
+import io.lettuce.core.TimeoutOptions;
+import io.lettuce.core.cluster.ClusterClientOptions;
+import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.codec.ByteArrayCodec;
+import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Where {@link RedisConnector}'s connections go: one server (or Sentinel's master), or a cluster.
+ */
+interface Endpoint {
+  RedisConnection open();
+
+  StatefulRedisPubSubConnection<String, String> openPubSub();
+
+  AbstractRedisClient client();
+
+  /** A call failed for want of Redis (see {@link RedisConnector#failed}). */
+  void unavailable();
+
+  /**
+   * The options both kinds of client share: no auto-reconnect (see {@link RedisConnector}), a PING
+   * before a connection is used, the connect timeout, and command timeouts.
+   */
+  private static void connectionPolicy(ClientOptions.Builder options, SocketOptions socket) {
+    options
+        .autoReconnect(false)
+        .pingBeforeActivateConnection(true)
+        .socketOptions(socket)
+        .timeoutOptions(TimeoutOptions.enabled());
+  }
+
+  /**
+   * A server named by a {@code redis://} (or {@code rediss://}, {@code redis-sentinel://}) URI.
+   * With Sentinel, every new connection asks the sentinels for the master, so the connection opened
+   * after a lost one reaches the promoted replica.
+   */
+  final class Standalone implements Endpoint {
+    private final RedisClient client = RedisClient.create();
+    private final RedisURI uri;
+
+    Standalone(RedisURI uri, SocketOptions socket) {
+      this.uri = uri;
+      ClientOptions.Builder options = ClientOptions.builder();
+      connectionPolicy(options, socket);
+      client.setOptions(options.build());
+    }
+
+    @Override
+    public RedisConnection open() {
+      return RedisConnection.of(client.connect(ByteArrayCodec.INSTANCE, uri));
+    }
+
+    @Override
+    public StatefulRedisPubSubConnection<String, String> openPubSub() {
+      return client.connectPubSub(StringCodec.UTF8, uri);
+    }
+
+    @Override
+    public AbstractRedisClient client() {
+      return client;
+    }
+
+    @Override
+    public void unavailable() {
+      // a lost connection is replaced on the next call (RedisConnector), nothing is cached
+    }
+  }
+
+  /**
+   * A Redis Cluster. Lettuce routes each command by its slot with a slot map it read from the
+   * nodes; when a master dies, the replica that takes over its slots answers no redirect (the dead
+   * node answers nothing), so the map must be read again: on every failed call (at most once a
+   * second, {@link #unavailable()}), on redirects and unknown nodes (Lettuce's adaptive triggers)
+   * and every {@value #PERIODIC_REFRESH_SECONDS} s regardless.
+   */
+  final class Cluster implements Endpoint {
+    static final int PERIODIC_REFRESH_SECONDS = 30;
+    private static final long REFRESH_AT_MOST_EVERY_NANOS = Duration.ofSeconds(1).toNanos();
+
+    private final RedisClusterClient client;
+    private final AtomicLong lastRefresh = new AtomicLong(System.nanoTime());
+
+    Cluster(List<RedisURI> seeds, SocketOptions socket) {
+      this.client = RedisClusterClient.create(seeds);
+      ClusterClientOptions.Builder options = ClusterClientOptions.builder();
+      connectionPolicy(options, socket);
+      options.topologyRefreshOptions(
+          ClusterTopologyRefreshOptions.builder()
+              .enablePeriodicRefresh(Duration.ofSeconds(PERIODIC_REFRESH_SECONDS))
+              .enableAllAdaptiveRefreshTriggers()
+              .adaptiveRefreshTriggersTimeout(Duration.ofSeconds(1))
+              .dynamicRefreshSources(true)
+              .closeStaleConnections(true)
+              .build());
+      client.setOptions(options.build());
+    }
+
+    @Override
+    public RedisConnection open() {
+      return RedisConnection.of(client.connect(ByteArrayCodec.INSTANCE));
+    }
+
+    @Override
+    public StatefulRedisPubSubConnection<String, String> openPubSub() {
+      return client.connectPubSub(StringCodec.UTF8);
+    }
+
+    @Override
+    public AbstractRedisClient client() {
+      return client;
+    }
+
+    @Override
+    public void unavailable() {
+      long last = lastRefresh.get();
+      long now = System.nanoTime();
+      if (now - last >= REFRESH_AT_MOST_EVERY_NANOS && lastRefresh.compareAndSet(last, now)) {
+        // Failures of the refresh itself are the next call's business: it fails and asks again.
+        client.refreshPartitionsAsync().exceptionally(t -> null);
+      }
+    }
+  }
+}
