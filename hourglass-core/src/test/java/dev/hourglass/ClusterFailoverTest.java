@@ -30,7 +30,8 @@ class ClusterFailoverTest {
 
   /** The hash slot of a partition's keys. */
   private static int slotOf(RedisServer node, String queue, int partition) {
-    String key = new Keys("hg").partition(queue, partition, QueueSettings.DEFAULT_POOLS).meta();
+    String key =
+        new Keys("hg").partition(queue, partition, PARTITIONS, QueueSettings.DEFAULT_POOLS).meta();
     return Integer.parseInt(node.command("CLUSTER", "KEYSLOT", key).strip());
   }
 

@@ -1,14 +1,15 @@
 package dev.hourglass.internal.store;
 
+import io.lettuce.core.cluster.SlotHash;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.zip.CRC32;
 
 /**
- * Builds every Redis key Hourglass uses. Keys of one partition share the hash tag {@code
- * {queue.p}}, so each partition script touches one cluster slot; the registry keys share the tag
- * {@code {meta}}.
+ * Builds every Redis key Hourglass uses. Keys of one partition share a hash tag ({@link
+ * #partitionTag}), so each partition script touches one cluster slot; the registry keys share the
+ * tag {@code {meta}}.
  */
 public final class Keys {
   /**
@@ -16,7 +17,7 @@ public final class Keys {
    * #layout()}. A client refuses a Redis that holds another; a layout change ships as a one-shot
    * migration (docs/ARCHITECTURE.md).
    */
-  public static final String LAYOUT_VERSION = "6";
+  public static final String LAYOUT_VERSION = "7";
 
   private final String prefix;
 
@@ -49,9 +50,39 @@ public final class Keys {
     return prefix + ":{meta}:outbox-bound";
   }
 
-  /** One partition of a queue whose partitions each have {@code pools} pools. */
-  public Partition partition(String queue, int index, int pools) {
-    return new Partition(prefix + ":{" + queue + "." + index + "}:", index, pools);
+  /**
+   * Partition {@code index} of a queue of {@code partitions} partitions, each of {@code pools}
+   * pools.
+   */
+  public Partition partition(String queue, int index, int partitions, int pools) {
+    return new Partition(
+        prefix + ":{" + partitionTag(queue, index, partitions) + "}:", index, pools);
+  }
+
+  /**
+   * The hash tag of a partition: {@code queue.index}, and with more than one partition a suffix
+   * {@code .n}, the smallest n that puts the tag's cluster slot in the index-th of {@code
+   * partitions} equal ranges of the 16384 slots. A cluster whose masters own contiguous, even
+   * shares of the slots (as {@code redis-cli --cluster create} makes them) so has a queue's
+   * partitions spread evenly over its masters by construction: with 3 partitions on 3 masters, one
+   * on each (a slot hash of the plain name would put two on one master a third of the time). The
+   * tag parses from the right (n and index are numbers, names have no braces), so no two queues
+   * share one.
+   */
+  static String partitionTag(String queue, int index, int partitions) {
+    String tag = queue + "." + index;
+    if (partitions == 1) {
+      return tag;
+    }
+    long from = (long) SlotHash.SLOT_COUNT * index / partitions;
+    long to = (long) SlotHash.SLOT_COUNT * (index + 1) / partitions;
+    for (int n = 0; ; n++) {
+      String candidate = tag + "." + n;
+      int slot = SlotHash.getSlot(candidate);
+      if (slot >= from && slot < to) {
+        return candidate;
+      }
+    }
   }
 
   /**
