@@ -24,6 +24,14 @@ final class Usage {
                                                          replica is stalled L ms [3000] before the
                                                          kill, so that it lags;
                                                          see docs/RELIABILITY.md)
+             hourglass-bench/run cluster [--jobs N] [--max-delay-ms D]
+                                                        (one queue on a 3-master cluster at 1 and
+                                                         at 3 partitions: jobs/s, lateness, and
+                                                         each master's Redis CPU time per job
+                                                         (INFO CPU); RATIO: the busiest master's
+                                                         at 3 over 1; jobs [20000], delays 0 to D
+                                                         ms [1000]; Hourglass alone; see
+                                                         docs/RELIABILITY.md)
              hourglass-bench/run soak --minutes M --seed S [--topology standalone] ...
                                                         (faults from the seed against Redis, the
                                                          server and consumer JVMs; a verdict from
