@@ -16,13 +16,7 @@ class SentinelFailoverTest {
   void aKilledMasterIsReplacedWithoutLosingOrStrandingAJob() throws Exception {
     try (RedisSentinel group = RedisSentinel.builder().replicas(1).sentinels(3).build()) {
       group.start();
-      try (Hourglass h =
-          Hourglass.builder()
-              .redisUri(group.sentinelUri())
-              .commandTimeout(Duration.ofSeconds(2))
-              .connectTimeout(Duration.ofSeconds(1))
-              .replicaAcks(1, Duration.ofSeconds(1))
-              .build()) {
+      try (Hourglass h = client(group)) {
         String figures =
             FailoverScenario.run(
                 h.queue("failover"),
@@ -34,5 +28,36 @@ class SentinelFailoverTest {
         System.out.println("SentinelFailoverTest: " + figures);
       }
     }
+  }
+
+  /**
+   * A planned failover ({@code SENTINEL FAILOVER}): the old master lives on as a replica, and the
+   * client's open connections to it get READONLY for every write instead of a dropped connection.
+   */
+  @Test
+  void aPlannedFailoverMovesTheClientToTheNewMaster() throws Exception {
+    try (RedisSentinel group = RedisSentinel.builder().replicas(1).sentinels(3).build()) {
+      group.start();
+      try (Hourglass h = client(group)) {
+        String figures =
+            FailoverScenario.run(
+                h.queue("planned"),
+                () -> {
+                  RedisServer old = group.currentMaster();
+                  group.sentinel().command("SENTINEL", "FAILOVER", RedisSentinel.MASTER_NAME);
+                  group.awaitFailover(old, Duration.ofMinutes(1));
+                });
+        System.out.println("SentinelFailoverTest planned: " + figures);
+      }
+    }
+  }
+
+  private static Hourglass client(RedisSentinel group) {
+    return Hourglass.builder()
+        .redisUri(group.sentinelUri())
+        .commandTimeout(Duration.ofSeconds(2))
+        .connectTimeout(Duration.ofSeconds(1))
+        .replicaAcks(1, Duration.ofSeconds(1))
+        .build();
   }
 }
