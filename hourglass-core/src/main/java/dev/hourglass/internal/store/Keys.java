@@ -61,13 +61,14 @@ public final class Keys {
 
   /**
    * The hash tag of a partition: {@code queue.index}, and with more than one partition a suffix
-   * {@code .n}, the smallest n that puts the tag's cluster slot in the index-th of {@code
+   * {@code #n}, the smallest n that puts the tag's cluster slot in the index-th of {@code
    * partitions} equal ranges of the 16384 slots. A cluster whose masters own contiguous, even
    * shares of the slots (as {@code redis-cli --cluster create} makes them) so has a queue's
    * partitions spread evenly over its masters by construction: with 3 partitions on 3 masters, one
-   * on each (a slot hash of the plain name would put two on one master a third of the time). The
-   * tag parses from the right (n and index are numbers, names have no braces), so no two queues
-   * share one.
+   * on each (a slot hash of the plain name would put two on one master a third of the time). No two
+   * queues share a tag: queue names have no {@code #}, so a tag with one is {@code name.index#n}
+   * and one without is {@code name.index}, and either parses back from the right (index and n are
+   * numbers).
    */
   static String partitionTag(String queue, int index, int partitions) {
     String tag = queue + "." + index;
@@ -77,7 +78,7 @@ public final class Keys {
     long from = (long) SlotHash.SLOT_COUNT * index / partitions;
     long to = (long) SlotHash.SLOT_COUNT * (index + 1) / partitions;
     for (int n = 0; ; n++) {
-      String candidate = tag + "." + n;
+      String candidate = tag + "#" + n;
       int slot = SlotHash.getSlot(candidate);
       if (slot >= from && slot < to) {
         return candidate;
