@@ -39,7 +39,7 @@ class ClockStateTest extends HourglassTestBase {
   }
 
   private static Partition partition(String queue) {
-    return new Keys("hg").partition(queue, 0, QueueSettings.DEFAULT_POOLS);
+    return new Keys("hg").partition(queue, 0, 1, QueueSettings.DEFAULT_POOLS);
   }
 
   @Test

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.hourglass.embedded.RedisCluster;
 import dev.hourglass.embedded.RedisServer;
+import dev.hourglass.internal.store.Keys;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -129,7 +130,9 @@ class ClusterTest {
     for (RedisServer node : cluster.nodes()) {
       long jobs = 0;
       for (int p = 0; p < 6; p++) {
-        String slot = node.command("CLUSTER", "KEYSLOT", "{acked." + p + "}").strip();
+        String slot =
+            node.command("CLUSTER", "KEYSLOT", "{" + Keys.partitionTag("acked", p, 6) + "}")
+                .strip();
         if (!"0".equals(node.command("CLUSTER", "COUNTKEYSINSLOT", slot).strip())) {
           for (int i = 0; i < 12; i++) {
             if (dev.hourglass.internal.store.Keys.partitionOf("acked-" + i, 6) == p) {
@@ -170,7 +173,11 @@ class ClusterTest {
     }
     Set<String> slots = new HashSet<>();
     for (int p = 0; p < 6; p++) {
-      slots.add(cluster.nodes().get(0).command("CLUSTER", "KEYSLOT", "{spread." + p + "}"));
+      slots.add(
+          cluster
+              .nodes()
+              .get(0)
+              .command("CLUSTER", "KEYSLOT", "{" + Keys.partitionTag("spread", p, 6) + "}"));
     }
     assertThat(slots).hasSize(6);
     QueueStats stats = q.stats();

@@ -142,7 +142,7 @@ final class QueueTopology {
     } else {
       List<Partition> fresh = new ArrayList<>();
       for (int p = 0; p < stored.partitions(); p++) {
-        fresh.add(keys.partition(name, p, stored.pools()));
+        fresh.add(keys.partition(name, p, stored.partitions(), stored.pools()));
       }
       parts = List.copyOf(fresh);
     }

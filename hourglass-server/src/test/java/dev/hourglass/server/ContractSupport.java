@@ -39,8 +39,12 @@ final class ContractSupport {
   /** Slack for comparing times Redis computed with times this JVM read around the request. */
   static final long CLOCK_SLACK_MS = 50;
 
-  /** A partition's meta hash, e.g. {@code hg:{orders.0}:meta}. */
-  private static final Pattern PARTITION_META = Pattern.compile("[^:]+:\\{[^}]+\\.\\d+\\}:meta");
+  /**
+   * A partition's meta hash, e.g. {@code hg:{orders.0}:meta} or {@code hg:{orders.1~3}:meta} (tags
+   * of Keys.partitionTag).
+   */
+  private static final Pattern PARTITION_META =
+      Pattern.compile("[^:]+:\\{[^}]+\\.\\d+(~\\d+)?\\}:meta");
 
   /** Fields of a partition's meta hash that the promoter writes on its own (promote.lua). */
   private static final Set<String> PROMOTER_FIELDS =

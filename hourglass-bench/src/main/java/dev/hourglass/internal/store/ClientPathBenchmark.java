@@ -60,7 +60,7 @@ public class ClientPathBenchmark {
     id = ids.newId();
     tail = RecordCodec.tail(backoff, payload);
     record = fullRecord(tail);
-    partition = new Keys("hg").partition("bench", 0, POOLS);
+    partition = new Keys("hg").partition("bench", 0, 1, POOLS);
     due = System.currentTimeMillis() + 3_600_000;
   }
 

@@ -56,7 +56,7 @@ class LuaSourceTest {
       Queue<byte[]> queue = hourglass.queue("broken");
       queue.enqueue(JobSpec.builder().id("j").payload("x").build());
       // A record too short for its header: decode() fails on its first line.
-      Partition p = new Keys("hg").partition("broken", 0, 40);
+      Partition p = new Keys("hg").partition("broken", 0, 1, 40);
       redis.server().command("HSET", p.pool("j"), "j", "xx");
 
       int line = lineOf("includes/record.lua", "struct.unpack(HEADER, rec)");
