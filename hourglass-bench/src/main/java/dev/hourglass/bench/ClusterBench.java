@@ -1,0 +1,181 @@
+package dev.hourglass.bench;
+
+import dev.hourglass.Hourglass;
+import dev.hourglass.JobSpec;
+import dev.hourglass.Queue;
+import dev.hourglass.QueueSettings;
+import dev.hourglass.Worker;
+import dev.hourglass.embedded.RedisCluster;
+import dev.hourglass.embedded.RedisServer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * {@code hourglass-bench/run cluster}: one queue on a three-master embedded Redis Cluster, at P = 3
+ * partitions and at P = 1, on the same cluster. Each run enqueues {@code --jobs} jobs due over
+ * {@code [0, --max-delay-ms)} and delivers them through one Worker with the library's defaults; it
+ * reports jobs/s and each master's Redis CPU time (INFO cpu, user + system) per job, and the RATIO
+ * line the busiest master's CPU per job at P = 3 over that at P = 1. This machine's cores are
+ * shared by the three masters and the client, so throughput cannot show the spread; CPU per job on
+ * the busiest master does. Hourglass alone: Redisson's RDelayedQueue keeps a queue in one hash
+ * slot, so it cannot span nodes.
+ */
+final class ClusterBench {
+  private static final String QUEUE = "cluster";
+  private static final int BATCH = 500;
+
+  private ClusterBench() {}
+
+  public static void main(String[] args) throws Exception {
+    int jobs = 50_000;
+    int maxDelayMs = 2000;
+    int rounds = 1;
+    for (int i = 0; i < args.length; i++) {
+      switch (args[i]) {
+        case "--jobs" -> jobs = positive(args, ++i);
+        case "--max-delay-ms" -> maxDelayMs = positive(args, ++i);
+        case "--rounds" -> rounds = positive(args, ++i);
+        case "--systems" -> {
+          if (!args[++i].equals("hourglass")) {
+            usage("the cluster workload runs on hourglass only");
+          }
+        }
+        default -> usage("unknown option " + args[i]);
+      }
+    }
+    System.out.printf(
+        "# hourglass-bench cluster --jobs %d --max-delay-ms %d --rounds %d; java %s; %d cores%n",
+        jobs, maxDelayMs, rounds, Runtime.version(), Runtime.getRuntime().availableProcessors());
+    System.out.println(
+        "# Hourglass alone: Redisson's RDelayedQueue keeps a queue in one hash slot, so one"
+            + " queue cannot span the cluster's nodes.");
+    try (RedisCluster cluster = RedisCluster.create()) {
+      cluster.start();
+      run(cluster, 3, Math.max(1000, jobs / 5), maxDelayMs); // warm-up (JIT), unreported
+      double[] busiest = new double[2];
+      for (int round = 1; round <= rounds; round++) {
+        for (int k = 0; k < 2; k++) {
+          int partitions = k == 0 ? 3 : 1;
+          Run r = run(cluster, partitions, jobs, maxDelayMs);
+          busiest[k] += r.busiestUsPerJob() / rounds;
+          System.out.println(r.result(round));
+          System.out.flush();
+        }
+      }
+      System.out.printf(
+          Locale.ROOT,
+          "RATIO workload=cluster busiest_master_cpu_per_job_p3_over_p1=%.2f target=0.4"
+              + " note=needs_both_systems%n",
+          busiest[0] / busiest[1]);
+    }
+    System.out.flush();
+    System.exit(0); // client threads must not hold the JVM
+  }
+
+  /** One measured run: jobs/s and per master the Redis CPU microseconds per job. */
+  record Run(int partitions, int jobs, double jobsPerS, double[] usPerJob) {
+    double busiestUsPerJob() {
+      double max = 0;
+      for (double us : usPerJob) {
+        max = Math.max(max, us);
+      }
+      return max;
+    }
+
+    String result(int round) {
+      StringBuilder s =
+          new StringBuilder(
+              String.format(
+                  Locale.ROOT,
+                  "RESULT system=hourglass workload=cluster partitions=%d round=%d jobs=%d"
+                      + " jobs_per_s=%.0f",
+                  partitions,
+                  round,
+                  jobs,
+                  jobsPerS));
+      for (int m = 0; m < usPerJob.length; m++) {
+        s.append(String.format(Locale.ROOT, " master%d_redis_us_per_job=%.2f", m, usPerJob[m]));
+      }
+      s.append(String.format(Locale.ROOT, " busiest_redis_us_per_job=%.2f", busiestUsPerJob()));
+      return s.toString();
+    }
+  }
+
+  private static Run run(RedisCluster cluster, int partitions, int jobs, int maxDelayMs)
+      throws Exception {
+    cluster.flushAll();
+    List<RedisServer> masters = cluster.nodes();
+    try (Hourglass h = Hourglass.builder().redisUri(cluster.clusterUri()).build()) {
+      Queue<byte[]> q =
+          h.configureQueue(QUEUE, QueueSettings.builder().partitions(partitions).build());
+      AtomicLong handled = new AtomicLong();
+      double[] cpuBefore = cpu(masters);
+      long start = System.nanoTime();
+      try (Worker w = q.worker(job -> handled.incrementAndGet())) {
+        List<CompletableFuture<?>> batches = new ArrayList<>();
+        for (int from = 0; from < jobs; from += BATCH) {
+          List<JobSpec> batch = new ArrayList<>();
+          for (int i = from; i < Math.min(jobs, from + BATCH); i++) {
+            long delay = (long) i * maxDelayMs / jobs;
+            batch.add(
+                JobSpec.builder().id("j" + i).payload("x").delay(Duration.ofMillis(delay)).build());
+          }
+          batches.add(q.enqueueAllAsync(batch));
+          if (batches.size() >= 4) {
+            batches.remove(0).join();
+          }
+        }
+        batches.forEach(CompletableFuture::join);
+        while (handled.get() < jobs) {
+          LockSupport.parkNanos(2_000_000); // the worker's progress
+        }
+        long elapsed = System.nanoTime() - start;
+        while (q.stats().counters().acked() < jobs) {
+          LockSupport.parkNanos(20_000_000); // acks are sent asynchronously
+        }
+        double[] us = cpu(masters);
+        for (int m = 0; m < us.length; m++) {
+          us[m] = (us[m] - cpuBefore[m]) * 1e6 / jobs;
+        }
+        return new Run(partitions, jobs, jobs / (elapsed / 1e9), us);
+      }
+    }
+  }
+
+  private static double[] cpu(List<RedisServer> masters) {
+    double[] seconds = new double[masters.size()];
+    for (int m = 0; m < seconds.length; m++) {
+      seconds[m] = RedisTarget.cpuSeconds(masters.get(m).command("INFO", "cpu"));
+    }
+    return seconds;
+  }
+
+  private static int positive(String[] args, int i) {
+    if (i >= args.length) {
+      usage(args[i - 1] + " needs a value");
+    }
+    try {
+      int v = Integer.parseInt(args[i]);
+      if (v >= 1) {
+        return v;
+      }
+    } catch (NumberFormatException e) {
+      // falls through to the usage message
+    }
+    usage(args[i - 1] + " must be a whole number of at least 1, was " + args[i]);
+    return 0;
+  }
+
+  private static void usage(String message) {
+    System.err.println("hourglass-bench cluster: " + message);
+    System.err.println(
+        "usage: hourglass-bench/run cluster [--jobs N] [--max-delay-ms D] [--rounds R]"
+            + " [--systems hourglass]");
+    System.exit(2);
+  }
+}
