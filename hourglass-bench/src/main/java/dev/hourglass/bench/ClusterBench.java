@@ -34,7 +34,7 @@ final class ClusterBench {
   public static void main(String[] args) throws Exception {
     int jobs = 50_000;
     int maxDelayMs = 2000;
-    int rounds = 1;
+    int rounds = 3;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--jobs" -> jobs = positive(args, ++i);
@@ -114,6 +114,7 @@ final class ClusterBench {
       Queue<byte[]> q =
           h.configureQueue(QUEUE, QueueSettings.builder().partitions(partitions).build());
       AtomicLong handled = new AtomicLong();
+      masters.forEach(m -> m.command("CONFIG", "RESETSTAT"));
       double[] cpuBefore = cpu(masters);
       long start = System.nanoTime();
       try (Worker w = q.worker(job -> handled.incrementAndGet())) {
@@ -142,9 +143,44 @@ final class ClusterBench {
         for (int m = 0; m < us.length; m++) {
           us[m] = (us[m] - cpuBefore[m]) * 1e6 / jobs;
         }
+        printCommands(masters, partitions, jobs);
         return new Run(partitions, jobs, jobs / (elapsed / 1e9), us);
       }
     }
+  }
+
+  /**
+   * Per master, the six costliest commands of the run (a script's time includes its commands'):
+   * calls and Redis microseconds per job.
+   */
+  private static void printCommands(List<RedisServer> masters, int partitions, int jobs) {
+    for (int m = 0; m < masters.size(); m++) {
+      List<String[]> stats = new ArrayList<>();
+      for (String line : masters.get(m).command("INFO", "commandstats").split("\r?\n")) {
+        if (line.startsWith("cmdstat_") && !line.startsWith("cmdstat_info:")) {
+          String name = line.substring("cmdstat_".length(), line.indexOf(':'));
+          stats.add(new String[] {name, field(line, "calls="), field(line, "usec=")});
+        }
+      }
+      stats.sort((a, b) -> Long.compare(Long.parseLong(b[2]), Long.parseLong(a[2])));
+      StringBuilder s = new StringBuilder("# P=" + partitions + " master" + m + " per job:");
+      for (String[] st : stats.subList(0, Math.min(6, stats.size()))) {
+        s.append(
+            String.format(
+                Locale.ROOT,
+                " %s=%.3f calls/%.2f us",
+                st[0],
+                Long.parseLong(st[1]) / (double) jobs,
+                Long.parseLong(st[2]) / (double) jobs));
+      }
+      System.out.println(s);
+    }
+  }
+
+  private static String field(String line, String name) {
+    int from = line.indexOf(name) + name.length();
+    int to = line.indexOf(',', from);
+    return line.substring(from, to < 0 ? line.length() : to);
   }
 
   private static double[] cpu(List<RedisServer> masters) {
