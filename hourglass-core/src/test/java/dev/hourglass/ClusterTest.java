@@ -25,8 +25,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 
 /** A slice of the queue contract on a real three-master Redis Cluster. */
 class ClusterTest {
@@ -132,7 +130,9 @@ class ClusterTest {
     for (RedisServer node : cluster.nodes()) {
       long jobs = 0;
       for (int p = 0; p < 6; p++) {
-        String slot = node.command("CLUSTER", "KEYSLOT", partitionKey("acked", p, 6)).strip();
+        String slot =
+            node.command("CLUSTER", "KEYSLOT", "{" + Keys.partitionTag("acked", p, 6) + "}")
+                .strip();
         if (!"0".equals(node.command("CLUSTER", "COUNTKEYSINSLOT", slot).strip())) {
           for (int i = 0; i < 12; i++) {
             if (dev.hourglass.internal.store.Keys.partitionOf("acked-" + i, 6) == p) {
@@ -158,41 +158,6 @@ class ClusterTest {
         .isLessThanOrEqualTo(1);
   }
 
-  /** A key of partition {@code p} of a queue of {@code partitions} partitions. */
-  private static String partitionKey(String queue, int p, int partitions) {
-    return new Keys("hg").partition(queue, p, partitions, QueueSettings.DEFAULT_POOLS).meta();
-  }
-
-  @ParameterizedTest
-  @ValueSource(ints = {3, 6})
-  void onePartitionPerMasterByConstructionAndTheQueuesKeysOnEveryMaster(int partitions) {
-    Hourglass h = manual();
-    String queue = "even" + partitions;
-    Queue<byte[]> q = h.configureQueue(queue, partitions(partitions));
-    for (int i = 0; i < 30; i++) {
-      q.enqueue(job("job-" + i, Duration.ZERO));
-    }
-    Map<RedisServer, Integer> perMaster = new HashMap<>();
-    for (int p = 0; p < partitions; p++) {
-      int slot =
-          Integer.parseInt(
-              cluster
-                  .nodes()
-                  .get(0)
-                  .command("CLUSTER", "KEYSLOT", partitionKey(queue, p, partitions))
-                  .strip());
-      perMaster.merge(cluster.masterOf(slot), 1, Integer::sum);
-    }
-    assertThat(perMaster.values())
-        .as("partitions per master")
-        .containsExactly(partitions / 3, partitions / 3, partitions / 3);
-    for (RedisServer node : cluster.nodes()) {
-      assertThat(node.command("KEYS", "hg:{" + queue + ".*"))
-          .as("keys of queue %s on %s", queue, node)
-          .isNotBlank();
-    }
-  }
-
   @Test
   void partitionsSpreadOverEveryMasterAndStatsSumThem() {
     Hourglass h = manual();
@@ -208,7 +173,11 @@ class ClusterTest {
     }
     Set<String> slots = new HashSet<>();
     for (int p = 0; p < 6; p++) {
-      slots.add(cluster.nodes().get(0).command("CLUSTER", "KEYSLOT", partitionKey("spread", p, 6)));
+      slots.add(
+          cluster
+              .nodes()
+              .get(0)
+              .command("CLUSTER", "KEYSLOT", "{" + Keys.partitionTag("spread", p, 6) + "}"));
     }
     assertThat(slots).hasSize(6);
     QueueStats stats = q.stats();

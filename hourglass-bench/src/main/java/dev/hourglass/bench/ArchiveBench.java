@@ -6,6 +6,7 @@ import dev.hourglass.JobSpec;
 import dev.hourglass.Queue;
 import dev.hourglass.archive.Archive;
 import dev.hourglass.archive.ArchiveSettings;
+import dev.hourglass.internal.store.Keys;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.time.Duration;
 import java.util.List;
@@ -79,8 +80,10 @@ final class ArchiveBench {
       Queue<byte[]> q = h.queue(QUEUE);
       double ackOnUs = enqueueAndAck(q, jobs, payload, "j");
       long outboxBytes = 0;
-      for (int p = 0; p < q.settings().partitions(); p++) {
-        outboxBytes += redis.memoryUsage("hg:{" + QUEUE + "." + p + "}:outbox");
+      int partitions = q.settings().partitions();
+      for (int p = 0; p < partitions; p++) {
+        outboxBytes +=
+            redis.memoryUsage("hg:{" + Keys.partitionTag(QUEUE, p, partitions) + "}:outbox");
       }
       long waiting = h.outbox().size(QUEUE).waiting();
 

@@ -130,7 +130,7 @@ final class RedisTarget implements AutoCloseable {
     return cpuSeconds(redis.info("cpu"));
   }
 
-  private static double cpuSeconds(String info) {
+  static double cpuSeconds(String info) {
     Map<String, String> cpu = section(info);
     return Double.parseDouble(cpu.get("used_cpu_user"))
         + Double.parseDouble(cpu.get("used_cpu_sys"));

@@ -24,14 +24,18 @@ final class Usage {
                                                          replica is stalled L ms [3000] before the
                                                          kill, so that it lags;
                                                          see docs/RELIABILITY.md)
-             hourglass-bench/run cluster [--jobs N] [--max-delay-ms D]
-                                                        (one queue on a 3-master cluster at 1 and
-                                                         at 3 partitions: jobs/s, lateness, and
-                                                         each master's Redis CPU time per job
-                                                         (INFO CPU); RATIO: the busiest master's
-                                                         at 3 over 1; jobs [20000], delays 0 to D
-                                                         ms [1000]; Hourglass alone; see
-                                                         docs/RELIABILITY.md)
+             hourglass-bench/run cluster [--jobs N] [--max-delay-ms D] [--rounds R]
+                                                        (one queue at P = 3 and at P = 1 partitions
+                                                         on a three-master embedded Redis Cluster:
+                                                         N jobs [50000] due over [0, D) ms [2000],
+                                                         delivered by one Worker with the library's
+                                                         defaults; per run jobs/s and each master's
+                                                         Redis CPU (INFO cpu) per job; RATIO: the
+                                                         busiest master's CPU per job at P = 3 over
+                                                         P = 1, averaged over R rounds [3] (target
+                                                         <= 0.4); Hourglass alone: RDelayedQueue
+                                                         keeps a queue in one hash slot, so it
+                                                         cannot span nodes; see docs/BENCHMARKS.md)
              hourglass-bench/run soak --minutes M --seed S [--topology standalone] ...
                                                         (faults from the seed against Redis, the
                                                          server and consumer JVMs; a verdict from

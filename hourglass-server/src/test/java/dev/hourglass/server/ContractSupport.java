@@ -39,8 +39,14 @@ final class ContractSupport {
   /** Slack for comparing times Redis computed with times this JVM read around the request. */
   static final long CLOCK_SLACK_MS = 50;
 
-  /** A partition's meta hash, e.g. {@code hg:{orders.0}:meta}. */
-  private static final Pattern PARTITION_META = Pattern.compile("[^:]+:\\{[^}]+\\.\\d+\\}:meta");
+  /** The start of a partition's key: prefix and partition tag (Keys.partitionTag), as a regex. */
+  private static final String PARTITION_KEY = "[^:]+:\\{[^}]+\\.\\d+(~\\d+)?\\}:";
+
+  /**
+   * A partition's meta hash, e.g. {@code hg:{orders.0}:meta} or {@code hg:{orders.1~3}:meta} (tags
+   * of Keys.partitionTag).
+   */
+  private static final Pattern PARTITION_META = Pattern.compile(PARTITION_KEY + "meta");
 
   /** Fields of a partition's meta hash that the promoter writes on its own (promote.lua). */
   private static final Set<String> PROMOTER_FIELDS =
@@ -51,7 +57,7 @@ final class ContractSupport {
    * slot:<start>}) to {@code near} on its own as its due time comes closer.
    */
   private static final Pattern DELAYED_INDEX =
-      Pattern.compile("[^:]+:\\{[^}]+\\.\\d+\\}:(near|slots|slot:\\d+)");
+      Pattern.compile(PARTITION_KEY + "(near|slots|slot:\\d+)");
 
   /** A connection's id in a line of CLIENT LIST. */
   private static final Pattern CLIENT_ID = Pattern.compile("(?:^|\\s)id=(\\d+)\\s");

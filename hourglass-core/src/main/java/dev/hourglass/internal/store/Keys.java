@@ -1,15 +1,18 @@
 package dev.hourglass.internal.store;
 
-import io.lettuce.core.cluster.SlotHash;
+import io.lettuce.core.codec.CRC16;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.zip.CRC32;
 
 /**
- * Builds every Redis key Hourglass uses. Keys of one partition share a hash tag ({@link
- * #partitionTag}), so each partition script touches one cluster slot; the registry keys share the
- * tag {@code {meta}}.
+ * Builds every Redis key Hourglass uses. Keys of one partition share one hash tag ({@link
+ * #partitionTag}), so each partition script touches one cluster slot, and the tags of a queue's
+ * partitions spread evenly over the cluster's slot space; the registry keys share the tag {@code
+ * {meta}}.
  */
 public final class Keys {
   /**
@@ -50,40 +53,59 @@ public final class Keys {
     return prefix + ":{meta}:outbox-bound";
   }
 
-  /**
-   * Partition {@code index} of a queue of {@code partitions} partitions, each of {@code pools}
-   * pools.
-   */
+  /** Partition {@code index} of a queue of {@code partitions} partitions of {@code pools} pools. */
   public Partition partition(String queue, int index, int partitions, int pools) {
     return new Partition(
         prefix + ":{" + partitionTag(queue, index, partitions) + "}:", index, pools);
   }
 
+  /** Cluster hash slots: a key's slot is the CRC16 of its hash tag modulo this. */
+  public static final int CLUSTER_SLOTS = 16384;
+
+  private static final Map<String, String> TAGS = new ConcurrentHashMap<>();
+
   /**
-   * The hash tag of a partition: {@code queue.index}, and with more than one partition a suffix
-   * {@code #n}, the smallest n that puts the tag's cluster slot in the index-th of {@code
-   * partitions} equal ranges of the 16384 slots. A cluster whose masters own contiguous, even
-   * shares of the slots (as {@code redis-cli --cluster create} makes them) so has a queue's
-   * partitions spread evenly over its masters by construction: with 3 partitions on 3 masters, one
-   * on each (a slot hash of the plain name would put two on one master a third of the time). No two
-   * queues share a tag: queue names have no {@code #}, so a tag with one is {@code name.index#n}
-   * and one without is {@code name.index}, and either parses back from the right (index and n are
-   * numbers).
+   * The hash tag (without braces) of partition {@code index} of {@code partitions}: {@code
+   * queue.index} if its cluster slot falls inside the {@code index}-th of {@code partitions} equal
+   * ranges of the slot space (not on the range's first or last slot, so that an even split of the
+   * slots rounded either way puts it on the same node), else {@code queue.index~n} with the
+   * smallest {@code n >= 1} whose slot does. So the partitions of a queue spread evenly over the
+   * slot space by construction (three partitions on an even three-master split land on all three
+   * masters, six on two each), and a queue of one partition keeps {@code queue.0}. Queue names
+   * never hold {@code ~}, so no two partitions share a tag.
    */
-  static String partitionTag(String queue, int index, int partitions) {
-    String tag = queue + "." + index;
+  public static String partitionTag(String queue, int index, int partitions) {
+    if (index < 0 || index >= partitions) {
+      throw new IllegalArgumentException("partition " + index + " of " + partitions);
+    }
+    String plain = queue + "." + index;
     if (partitions == 1) {
-      return tag;
+      return plain;
     }
-    long from = (long) SlotHash.SLOT_COUNT * index / partitions;
-    long to = (long) SlotHash.SLOT_COUNT * (index + 1) / partitions;
-    for (int n = 0; ; n++) {
-      String candidate = tag + "#" + n;
-      int slot = SlotHash.getSlot(candidate);
-      if (slot >= from && slot < to) {
-        return candidate;
-      }
+    String cached = TAGS.get(plain + "/" + partitions);
+    if (cached != null) {
+      return cached;
     }
+    int from = (int) ((long) index * CLUSTER_SLOTS / partitions);
+    int to = (int) ((long) (index + 1) * CLUSTER_SLOTS / partitions);
+    String tag = plain;
+    for (int n = 1; !inRange(slot(tag), from, to); n++) {
+      tag = plain + "~" + n;
+    }
+    if (TAGS.size() > 100_000) {
+      TAGS.clear(); // a bound, not an eviction policy: tags are cheap to compute again
+    }
+    TAGS.put(plain + "/" + partitions, tag);
+    return tag;
+  }
+
+  /** The cluster slot of a hash tag (CRC16-CCITT of its UTF-8 bytes, as Redis computes it). */
+  public static int slot(String tag) {
+    return CRC16.crc16(tag.getBytes(StandardCharsets.UTF_8)) % CLUSTER_SLOTS;
+  }
+
+  private static boolean inRange(int slot, int from, int to) {
+    return slot > from && slot < to - 1;
   }
 
   /**
