@@ -34,7 +34,13 @@ final class Enqueues {
   private final HourglassClient client;
   private final String queue;
   private final QueueTopology topology;
-  private final Map<Integer, CallBatcher<NewJob, EnqueueResult>> batchers =
+
+  /**
+   * Per partition, keyed by the partition itself, not its index: a queue deleted and created again
+   * with other partitions has other partition objects, and a batcher bound to an old one would send
+   * jobs to keys the queue no longer reads.
+   */
+  private final Map<Partition, CallBatcher<NewJob, EnqueueResult>> batchers =
       new ConcurrentHashMap<>();
 
   Enqueues(HourglassClient client, String queue, QueueTopology topology) {
@@ -57,7 +63,7 @@ final class Enqueues {
               Partition part = s.partitionOf(job.id());
               return batchers
                   .computeIfAbsent(
-                      part.index(),
+                      part,
                       k ->
                           new CallBatcher<NewJob, EnqueueResult>(
                               // The settings of when the batch is sent (the slot lookahead).

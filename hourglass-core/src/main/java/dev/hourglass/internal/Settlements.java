@@ -26,7 +26,9 @@ final class Settlements {
   private final HourglassClient client;
   private final String queue;
   private final QueueTopology topology;
-  private final Map<Integer, CallBatcher<Receipt, Void>> ackBatchers = new ConcurrentHashMap<>();
+
+  /** Per partition, keyed by the partition itself (see {@code Enqueues}'s batchers). */
+  private final Map<Partition, CallBatcher<Receipt, Void>> ackBatchers = new ConcurrentHashMap<>();
 
   Settlements(HourglassClient client, String queue, QueueTopology topology) {
     this.client = client;
@@ -44,7 +46,7 @@ final class Settlements {
               Partition part = s.partitionOf(id);
               return ackBatchers
                   .computeIfAbsent(
-                      part.index(),
+                      part,
                       k ->
                           new CallBatcher<Receipt, Void>(
                               acks -> sendAcks(part, acks), client.callbacks, ACK_BATCH))
