@@ -100,11 +100,7 @@ final class ClusterTopology implements SoakTopology {
         long pauseMs = 300 + random.nextInt(1201);
         RedisServer victim = cluster.masterOf(rangeStart(random.nextInt(RedisCluster.MASTERS)));
         victim.pause();
-        try {
-          SoakTopology.sleep(pauseMs);
-        } finally {
-          victim.resume();
-        }
+        SoakTopology.hold(pauseMs, victim::resume);
         return "master:" + victim.port();
       }
       case "slot-migration" -> {

@@ -104,11 +104,7 @@ final class SentinelTopology implements SoakTopology {
         RedisServer victim =
             master ? group.currentMaster() : replicas.get(random.nextInt(replicas.size()));
         victim.pause();
-        try {
-          SoakTopology.sleep(pauseMs);
-        } finally {
-          victim.resume();
-        }
+        SoakTopology.hold(pauseMs, victim::resume);
         return (master ? "master:" : "replica:") + victim.port();
       }
       default -> throw new IllegalArgumentException(kind);

@@ -66,4 +66,13 @@ interface SoakTopology extends AutoCloseable {
   static void sleep(long ms) throws InterruptedException {
     Thread.sleep(ms);
   }
+
+  /** Lets a fault already begun last {@code ms}, then ends it with {@code end}, come what may. */
+  static void hold(long ms, Runnable end) throws InterruptedException {
+    try {
+      sleep(ms);
+    } finally {
+      end.run();
+    }
+  }
 }

@@ -82,21 +82,13 @@ final class StandaloneTopology implements SoakTopology {
       case "redis-stall" -> {
         long pauseMs = 1000 + random.nextInt(2001);
         redis.pause();
-        try {
-          SoakTopology.sleep(pauseMs);
-        } finally {
-          redis.resume();
-        }
+        SoakTopology.hold(pauseMs, redis::resume);
         return "redis";
       }
       case "proxy-drop" -> {
         long pauseMs = 500 + random.nextInt(1501);
         proxy.dropAll(true);
-        try {
-          SoakTopology.sleep(pauseMs);
-        } finally {
-          proxy.acceptNew();
-        }
+        SoakTopology.hold(pauseMs, proxy::acceptNew);
         return "proxy";
       }
       case "proxy-stall" -> {
@@ -109,11 +101,7 @@ final class StandaloneTopology implements SoakTopology {
         long latencyMs = 20 + random.nextInt(181);
         long pauseMs = 2000 + random.nextInt(4001);
         proxy.latency(Duration.ofMillis(latencyMs));
-        try {
-          SoakTopology.sleep(pauseMs);
-        } finally {
-          proxy.latency(Duration.ZERO);
-        }
+        SoakTopology.hold(pauseMs, () -> proxy.latency(Duration.ZERO));
         return "proxy+" + latencyMs + "ms";
       }
       case "proxy-cut" -> {
@@ -122,14 +110,14 @@ final class StandaloneTopology implements SoakTopology {
         long pauseMs = 1000 + random.nextInt(5001);
         boolean dropAfter = random.nextBoolean();
         proxy.cut(direction, false);
-        try {
-          SoakTopology.sleep(pauseMs);
-        } finally {
-          if (dropAfter) {
-            proxy.dropAll(false);
-          }
-          proxy.restore();
-        }
+        SoakTopology.hold(
+            pauseMs,
+            () -> {
+              if (dropAfter) {
+                proxy.dropAll(false);
+              }
+              proxy.restore();
+            });
         return "proxy-"
             + (direction == FaultProxy.Direction.CLIENT_TO_SERVER ? "c2s" : "s2c")
             + (dropAfter ? "-drop" : "");

@@ -24,8 +24,10 @@ final class Usage {
                                                          replica is stalled L ms [3000] before the
                                                          kill, so that it lags;
                                                          see docs/RELIABILITY.md)
-             hourglass-bench/run soak --minutes M --seed S [--topology standalone] ...
-                                                        (faults from the seed against Redis, the
+             hourglass-bench/run soak --minutes M --seed S [--topology standalone|sentinel|
+                                                         cluster] ...
+                                                        (faults from the seed against Redis (kills,
+                                                         stalls, TCP proxy faults, failovers), the
                                                          server and consumer JVMs; a verdict from
                                                          a ledger outside Redis; soak --help and
                                                          docs/RELIABILITY.md)
