@@ -6,11 +6,12 @@ import dev.hourglass.embedded.RedisServer;
 import dev.hourglass.embedded.SlotMigration;
 import dev.hourglass.internal.store.Keys;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
+import java.util.StringJoiner;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * A Redis Cluster ({@link RedisCluster}): three masters with a replica each, a node timeout of 3 s,
@@ -28,8 +29,8 @@ final class ClusterTopology implements SoakTopology {
   private final RedisCluster cluster =
       RedisCluster.builder().replicasPerMaster(1).nodeTimeout(Duration.ofSeconds(3)).build();
 
-  /** Every node ever started, the replacements included. */
-  private final List<RedisServer> known = new ArrayList<>();
+  /** Every node ever started, the replacements included (read by the JVMs' restarts too). */
+  private final List<RedisServer> known = new CopyOnWriteArrayList<>();
 
   @Override
   public String name() {
@@ -43,9 +44,19 @@ final class ClusterTopology implements SoakTopology {
     known.addAll(cluster.replicas());
   }
 
+  /**
+   * The running nodes as seeds: a JVM restarted after the first masters died must not be given only
+   * dead seeds (as an orchestrator updates the address clients are configured with).
+   */
   @Override
   public String clientUri() {
-    return cluster.clusterUri();
+    StringJoiner seeds = new StringJoiner(",", "redis-cluster://", "");
+    for (RedisServer node : known) {
+      if (node.isRunning()) {
+        seeds.add(node.host() + ":" + node.port());
+      }
+    }
+    return known.isEmpty() ? cluster.clusterUri() : seeds.toString();
   }
 
   @Override
@@ -57,7 +68,7 @@ final class ClusterTopology implements SoakTopology {
   public String describe() {
     return "cluster "
         + cluster.clusterUri()
-        + ": 3 masters with a replica each (no AOF: the fixture runs in memory); queue with "
+        + " (a JVM started later gets the nodes running then as seeds): 3 masters with a replica each (no AOF: the fixture runs in memory); queue with "
         + PARTITIONS
         + " partitions and replicaAcks 1: an acknowledged write is on a replica too, so lost must"
         + " be 0";
