@@ -1,6 +1,5 @@
 package dev.hourglass.bench;
 
-import java.io.IOException;
 import java.io.PrintStream;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -9,19 +8,20 @@ import java.util.Random;
 
 /**
  * The soak's faults, drawn from {@code java.util.Random(seed)}: after a pause of 4 to 10 s, one of
- * a consumer SIGKILL (restarted after 0.5 to 2 s), a server SIGKILL (restarted at once), a Redis
- * SIGKILL (restarted after 0.5 to 2 s) or a Redis stall (SIGSTOP, SIGCONT after 1 to 3 s). One
- * fault at a time; each is printed and kept with its start and end (the end is when the process is
- * back).
+ * a consumer SIGKILL (restarted after 0.5 to 2 s), a server SIGKILL (restarted at once) or one of
+ * the topology's Redis faults ({@link SoakTopology#faultKinds()}). One fault at a time; each is
+ * printed and kept with its start and end (the end is when the process is back, the failover done).
  */
 final class SoakFaults implements Runnable {
-  static final List<String> KINDS =
-      List.of("consumer-kill", "server-kill", "redis-kill", "redis-stall");
+  /** The faults of every topology, before the topology's own. */
+  static final List<String> PROCESS_KINDS = List.of("consumer-kill", "server-kill");
 
   /** One fault: what, on which process, from when to when (epoch ms). */
   record Fault(String kind, String target, long startMs, long endMs) {}
 
   private final SoakProcesses processes;
+  private final SoakTopology topology;
+  private final List<String> kinds;
   private final Random random;
   private final PrintStream out;
   private final List<Fault> faults = new ArrayList<>();
@@ -29,12 +29,22 @@ final class SoakFaults implements Runnable {
 
   private final SoakLedger log;
 
-  /** Faults on these processes, printed to {@code out} and appended to {@code log}. */
-  SoakFaults(SoakProcesses processes, long seed, PrintStream out, SoakLedger log) {
+  /** Faults on these processes and topology, printed to {@code out} and appended to {@code log}. */
+  SoakFaults(
+      SoakProcesses processes, SoakTopology topology, long seed, PrintStream out, SoakLedger log) {
     this.processes = processes;
+    this.topology = topology;
+    this.kinds = kinds(topology);
     this.random = new Random(seed);
     this.out = out;
     this.log = log;
+  }
+
+  /** Every fault kind of a soak on {@code topology}, in the order the seed draws from. */
+  static List<String> kinds(SoakTopology topology) {
+    List<String> all = new ArrayList<>(PROCESS_KINDS);
+    all.addAll(topology.faultKinds());
+    return List.copyOf(all);
   }
 
   @Override
@@ -45,7 +55,7 @@ final class SoakFaults implements Runnable {
         if (!running) {
           return;
         }
-        inject(KINDS.get(random.nextInt(KINDS.size())));
+        inject(kinds.get(random.nextInt(kinds.size())));
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -62,22 +72,14 @@ final class SoakFaults implements Runnable {
   }
 
   private void inject(String kind) throws InterruptedException {
-    // Drawn before acting, so that a fault that fails part-way leaves the schedule as it was.
-    int consumer = random.nextInt(processes.consumerCount());
-    long pauseMs =
-        kind.equals("redis-stall") ? 1000 + random.nextInt(2001) : 500 + random.nextInt(1501);
-    String target =
-        switch (kind) {
-          case "consumer-kill" -> processes.consumerName(consumer);
-          case "server-kill" -> "server";
-          default -> "redis";
-        };
     long start = System.currentTimeMillis();
+    String target =
+        kind.startsWith("consumer") ? "consumer" : kind.startsWith("server") ? "server" : "redis";
     String failure = "";
     try {
-      act(kind, consumer, pauseMs);
+      target = act(kind);
     } catch (RuntimeException e) {
-      // A process that did not come back is restarted before the drain (ensureRunning).
+      // What did not come back is restarted or replaced before the drain (ensureRunning).
       failure = " FAILED: " + e;
     }
     Fault fault = new Fault(kind, target, start, System.currentTimeMillis());
@@ -86,7 +88,7 @@ final class SoakFaults implements Runnable {
     }
     log.append(kind, target, fault.startMs(), fault.endMs());
     out.printf(
-        "# fault %-13s %-12s %s .. %s (%d ms)%s%n",
+        "# fault %-13s %-16s %s .. %s (%d ms)%s%n",
         kind,
         target,
         Instant.ofEpochMilli(fault.startMs()),
@@ -96,43 +98,26 @@ final class SoakFaults implements Runnable {
     out.flush();
   }
 
-  private void act(String kind, int consumer, long pauseMs) throws InterruptedException {
+  /** Injects a fault and returns its target. */
+  private String act(String kind) throws InterruptedException {
     switch (kind) {
       case "consumer-kill" -> {
+        // Drawn before acting, so that a fault that fails part-way leaves the schedule as it was.
+        int consumer = random.nextInt(processes.consumerCount());
+        long pauseMs = 500 + random.nextInt(1501);
         processes.killConsumer(consumer);
         sleep(pauseMs);
         processes.startConsumer(consumer);
+        return processes.consumerName(consumer);
       }
       case "server-kill" -> {
         processes.killServer();
         processes.startServer();
+        return "server";
       }
-      case "redis-kill" -> {
-        processes.killRedis();
-        sleep(pauseMs);
-        processes.startRedis();
+      default -> {
+        return topology.inject(kind, random);
       }
-      case "redis-stall" -> {
-        long pid = processes.redisPid();
-        signal("STOP", pid);
-        try {
-          sleep(pauseMs);
-        } finally {
-          signal("CONT", pid);
-        }
-      }
-      default -> throw new IllegalArgumentException(kind);
-    }
-  }
-
-  private static void signal(String signal, long pid) throws InterruptedException {
-    try {
-      int code = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).start().waitFor();
-      if (code != 0) {
-        throw new IllegalStateException("kill -" + signal + " " + pid + " exited with " + code);
-      }
-    } catch (IOException e) {
-      throw new IllegalStateException("cannot run kill -" + signal, e);
     }
   }
 

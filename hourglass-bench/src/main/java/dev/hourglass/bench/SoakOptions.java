@@ -37,9 +37,9 @@ final class SoakOptions {
       }
     }
     String topology = o.getOrDefault("topology", "standalone");
-    if (!topology.equals("standalone")) {
+    if (!SoakTopology.NAMES.contains(topology)) {
       throw new IllegalArgumentException(
-          "--topology " + topology + ": only standalone is built so far");
+          "--topology " + topology + ": one of " + String.join(", ", SoakTopology.NAMES));
     }
     if (!List.of("always", "off").contains(o.getOrDefault("aof", "always"))) {
       throw new IllegalArgumentException("--aof takes always or off");

@@ -1,6 +1,5 @@
 package dev.hourglass.bench;
 
-import dev.hourglass.embedded.RedisServer;
 import dev.hourglass.testing.FreePorts;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -17,10 +16,10 @@ import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
- * The processes of a standalone soak: a persistent Redis (AOF, {@code appendfsync always}), the
- * Hourglass server in a JVM of its own, and the consumer JVMs (library Workers and one HTTP
- * consumer), each of which the faults may SIGKILL and restart. Child output goes to files in the
- * run directory.
+ * The processes of a soak: the Redis topology ({@link SoakTopology}), the Hourglass server in a JVM
+ * of its own, and the consumer JVMs (library Workers and one HTTP consumer), each of which the
+ * faults may SIGKILL and restart. The server and consumers use the topology's {@link
+ * SoakTopology#clientUri()}. Child output goes to files in the run directory.
  */
 final class SoakProcesses implements AutoCloseable {
   private static final String JAVA = ProcessHandle.current().info().command().orElse("java");
@@ -28,7 +27,7 @@ final class SoakProcesses implements AutoCloseable {
   private static final int SERVER_ATTEMPTS = 20;
 
   private final Path dir;
-  private final RedisServer redis;
+  private final SoakTopology topology;
   private final int serverPort;
   private Process server;
   private final List<String> consumerModes;
@@ -37,14 +36,10 @@ final class SoakProcesses implements AutoCloseable {
   /** Every JVM started, for the shutdown hook: an interrupted soak leaves none behind. */
   private final Queue<Process> spawned = new ConcurrentLinkedQueue<>();
 
-  /**
-   * The processes of a soak in {@code dir}; {@code persistent} false runs Redis without the AOF, so
-   * that a Redis kill loses data (a check that the verdict sees it).
-   */
-  SoakProcesses(Path dir, int libraryConsumers, int httpConsumers, boolean persistent) {
+  /** The processes of a soak in {@code dir} on {@code topology} (which they close). */
+  SoakProcesses(Path dir, SoakTopology topology, int libraryConsumers, int httpConsumers) {
     this.dir = dir;
-    RedisServer.Builder builder = RedisServer.builder().dataDir(dir.resolve("redis"));
-    this.redis = (persistent ? builder.persistent() : builder).build();
+    this.topology = topology;
     this.serverPort = FreePorts.any();
     this.consumerModes = new ArrayList<>();
     for (int i = 0; i < libraryConsumers; i++) {
@@ -59,17 +54,45 @@ final class SoakProcesses implements AutoCloseable {
             new Thread(() -> spawned.forEach(Process::destroyForcibly), "soak-children"));
   }
 
-  /** Starts Redis, the server (once it answers) and every consumer. */
+  /** Starts the topology, the server (once it answers) and every consumer. */
   void start() {
-    redis.start();
+    topology.start();
+    if (topology.queueSettings() != null) {
+      try (dev.hourglass.Hourglass client =
+          dev.hourglass.Hourglass.builder().redisUri(topology.producerUri()).build()) {
+        client.configureQueue(SoakConsumer.QUEUE, topology.queueSettings());
+      }
+    }
     startServer();
     for (int i = 0; i < consumers.length; i++) {
       startConsumer(i);
     }
+    awaitConsumersStarted();
   }
 
-  String redisUri() {
-    return redis.uri();
+  /**
+   * Until every consumer JVM has said it started (its first line of output), so that the producers
+   * do not begin while no one consumes: that start-up would count as lateness outside the faults.
+   */
+  private void awaitConsumersStarted() {
+    long deadline = System.nanoTime() + SERVER_START.toNanos();
+    for (int i = 0; i < consumers.length; i++) {
+      Path out = dir.resolve(consumerName(i) + ".out");
+      while (!started(out)) {
+        if (System.nanoTime() > deadline || !consumers[i].isAlive()) {
+          throw new IllegalStateException(consumerName(i) + " did not start; see " + out);
+        }
+        SoakConsumer.pause();
+      }
+    }
+  }
+
+  private static boolean started(Path out) {
+    try {
+      return Files.exists(out) && Files.readString(out).contains(" started");
+    } catch (IOException e) {
+      return false;
+    }
   }
 
   String serverUrl() {
@@ -82,18 +105,6 @@ final class SoakProcesses implements AutoCloseable {
 
   String consumerName(int i) {
     return "c" + i + "-" + consumerModes.get(i);
-  }
-
-  long redisPid() {
-    return redis.pid();
-  }
-
-  void killRedis() {
-    redis.kill();
-  }
-
-  void startRedis() {
-    redis.start();
   }
 
   synchronized void killServer() {
@@ -129,7 +140,7 @@ final class SoakProcesses implements AutoCloseable {
                 "--port",
                 Integer.toString(serverPort),
                 "--redis",
-                redis.uri(),
+                topology.clientUri(),
                 "--data-dir",
                 dir.resolve("server-data").toString(),
                 "--log-format",
@@ -166,7 +177,7 @@ final class SoakProcesses implements AutoCloseable {
 
   synchronized void startConsumer(int i) {
     String mode = consumerModes.get(i);
-    String target = mode.equals("library") ? redis.uri() : serverUrl();
+    String target = mode.equals("library") ? topology.clientUri() : serverUrl();
     String name = consumerName(i);
     consumers[i] =
         spawn(
@@ -181,9 +192,7 @@ final class SoakProcesses implements AutoCloseable {
 
   /** Restarts whatever is not running (after the faults stopped). */
   synchronized void ensureRunning() {
-    if (!redis.isRunning()) {
-      redis.start();
-    }
+    topology.ensureRunning();
     if (server == null || !server.isAlive()) {
       startServer();
     }
@@ -236,6 +245,6 @@ final class SoakProcesses implements AutoCloseable {
       server.destroyForcibly();
       awaitExit(server);
     }
-    redis.close();
+    topology.close();
   }
 }

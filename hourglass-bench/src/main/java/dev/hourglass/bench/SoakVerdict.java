@@ -29,10 +29,20 @@ final class SoakVerdict {
   private final Set<String> cancelUnknown = new HashSet<>();
   private final Map<String, List<Long>> deliveries = new HashMap<>();
   private final List<Fault> faults;
+  private final List<String> kinds;
   private long unknownEnqueues;
 
+  /**
+   * The verdict on a ledger's records and the faults, with a count of each kind the faults hold.
+   */
   SoakVerdict(List<String[]> records, List<Fault> faults) {
+    this(records, faults, faults.stream().map(Fault::kind).distinct().toList());
+  }
+
+  /** The verdict on a ledger's records and the faults, with a count of each of {@code kinds}. */
+  SoakVerdict(List<String[]> records, List<Fault> faults, List<String> kinds) {
     this.faults = faults;
+    this.kinds = kinds;
     for (String[] r : records) {
       switch (r[0]) {
         case "E" -> {
@@ -139,7 +149,7 @@ final class SoakVerdict {
     v.put("lateness_all_p99_ms", percentile(latenessAll, 0.99));
     v.put("lateness_all_max_ms", percentile(latenessAll, 1.0));
     v.put("faults", (long) faults.size());
-    for (String kind : SoakFaults.KINDS) {
+    for (String kind : kinds) {
       v.put(
           "faults_" + kind.replace('-', '_'),
           faults.stream().filter(f -> f.kind().equals(kind)).count());

@@ -36,8 +36,10 @@ final class Usage {
                                                          <= 0.4); Hourglass alone: RDelayedQueue
                                                          keeps a queue in one hash slot, so it
                                                          cannot span nodes; see docs/BENCHMARKS.md)
-             hourglass-bench/run soak --minutes M --seed S [--topology standalone] ...
-                                                        (faults from the seed against Redis, the
+             hourglass-bench/run soak --minutes M --seed S [--topology standalone|sentinel|
+                                                         cluster] ...
+                                                        (faults from the seed against Redis (kills,
+                                                         stalls, TCP proxy faults, failovers), the
                                                          server and consumer JVMs; a verdict from
                                                          a ledger outside Redis; soak --help and
                                                          docs/RELIABILITY.md)

@@ -8,11 +8,15 @@ import org.junit.jupiter.api.Test;
 class SoakOptionsTest {
 
   @Test
-  void takesMinutesSeedAndTheStandaloneTopology() {
+  void takesMinutesSeedAndATopology() {
     assertThat(SoakOptions.parse("--minutes", "0.5", "--seed", "-4", "--topology", "standalone"))
         .containsEntry("minutes", "0.5")
         .containsEntry("seed", "-4");
     assertThat(SoakOptions.parse("--help")).containsKey("help");
+    assertThat(SoakOptions.parse("--minutes", "1", "--seed", "1", "--topology", "sentinel"))
+        .containsEntry("topology", "sentinel");
+    assertThat(SoakOptions.parse("--minutes", "1", "--seed", "1", "--topology", "cluster"))
+        .containsEntry("topology", "cluster");
   }
 
   @Test
@@ -25,8 +29,8 @@ class SoakOptionsTest {
     assertThatThrownBy(() -> SoakOptions.parse("--minutes", "1", "--seed", "x"))
         .hasMessageStartingWith("not a number");
     assertThatThrownBy(
-            () -> SoakOptions.parse("--minutes", "1", "--seed", "1", "--topology", "cluster"))
-        .hasMessage("--topology cluster: only standalone is built so far");
+            () -> SoakOptions.parse("--minutes", "1", "--seed", "1", "--topology", "ring"))
+        .hasMessage("--topology ring: one of standalone, sentinel, cluster");
     assertThatThrownBy(() -> SoakOptions.parse("--minutes", "1", "--seed", "1", "--aof", "no"))
         .hasMessage("--aof takes always or off");
     assertThatThrownBy(() -> SoakOptions.parse("--minutes", "1", "--seed", "1", "--consumers", "1"))

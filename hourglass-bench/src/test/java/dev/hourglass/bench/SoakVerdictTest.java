@@ -93,4 +93,30 @@ class SoakVerdictTest {
     assertThat(v).containsEntry("lateness_max_ms", 5L);
     assertThat(v).containsEntry("lateness_all_max_ms", 3000L);
   }
+
+  @Test
+  void countsEachKindOfTheTopologyAndAProxyFaultOpensAWindow() {
+    List<Fault> faults =
+        List.of(
+            new Fault("proxy-cut", "proxy-c2s", 10_000, 12_000),
+            new Fault("master-kill", "master:1->2+3", 20_000, 26_000));
+    Map<String, Object> v =
+        new SoakVerdict(
+                List.of(
+                    r("E", "a", "11000", "900"),
+                    r("D", "a", "13000", "1", "c0"),
+                    r("E", "b", "30000", "900"),
+                    r("D", "b", "30004", "1", "c0"),
+                    r("D", "b", "31000", "2", "c1")),
+                faults,
+                List.of("proxy-cut", "proxy-drop", "master-kill"))
+            .figures();
+    assertThat(v)
+        .containsEntry("faults_proxy_cut", 1L)
+        .containsEntry("faults_proxy_drop", 0L)
+        .containsEntry("faults_master_kill", 1L);
+    // a's 2 s of lateness fell in the cut's window; b's duplicate came within the kill's tail
+    assertThat(v).containsEntry("lateness_samples_outside_faults", 0L);
+    assertThat(v).containsEntry("duplicates", 1L).containsEntry("duplicates_near_fault", 1L);
+  }
 }
