@@ -118,7 +118,7 @@ final class ClusterTopology implements SoakTopology {
         int partition = random.nextInt(PARTITIONS);
         int pick = random.nextInt(RedisCluster.MASTERS - 1);
         RedisServer any = running("master").get(0);
-        String key = new Keys("hg").partition(SoakConsumer.QUEUE, partition, 1).meta();
+        String key = new Keys("hg").partition(SoakConsumer.QUEUE, partition, PARTITIONS, 1).meta();
         int slot = Integer.parseInt(any.command("CLUSTER", "KEYSLOT", key).strip());
         RedisServer source = cluster.masterOf(slot);
         List<RedisServer> targets = running("master").stream().filter(n -> n != source).toList();
