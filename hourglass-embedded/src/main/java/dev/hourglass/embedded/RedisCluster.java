@@ -407,21 +407,7 @@ public final class RedisCluster implements RedisDeployment {
       return;
     }
     closed = true;
-    RuntimeException failure = null;
-    for (RedisServer node : all) {
-      try {
-        node.close();
-      } catch (RuntimeException e) {
-        if (failure == null) {
-          failure = e;
-        } else {
-          failure.addSuppressed(e);
-        }
-      }
-    }
-    if (failure != null) {
-      throw failure;
-    }
+    RedisProcess.closeAll(all);
   }
 
   @Override

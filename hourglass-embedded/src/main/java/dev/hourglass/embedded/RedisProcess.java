@@ -168,6 +168,28 @@ final class RedisProcess {
     }
   }
 
+  /**
+   * Closes every server, each even when an earlier one failed; throws the first failure with the
+   * others suppressed.
+   */
+  static void closeAll(List<RedisServer> servers) {
+    RuntimeException failure = null;
+    for (RedisServer server : servers) {
+      try {
+        server.close();
+      } catch (RuntimeException e) {
+        if (failure == null) {
+          failure = e;
+        } else {
+          failure.addSuppressed(e);
+        }
+      }
+    }
+    if (failure != null) {
+      throw failure;
+    }
+  }
+
   static void sleep(Duration duration) {
     try {
       Thread.sleep(duration.toMillis());

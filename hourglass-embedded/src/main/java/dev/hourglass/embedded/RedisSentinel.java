@@ -342,21 +342,7 @@ public final class RedisSentinel implements RedisDeployment {
     closed = true;
     List<RedisServer> all = new ArrayList<>(sentinels);
     all.addAll(dataNodes);
-    RuntimeException failure = null;
-    for (RedisServer server : all) {
-      try {
-        server.close();
-      } catch (RuntimeException e) {
-        if (failure == null) {
-          failure = e;
-        } else {
-          failure.addSuppressed(e);
-        }
-      }
-    }
-    if (failure != null) {
-      throw failure;
-    }
+    RedisProcess.closeAll(all);
   }
 
   @Override
