@@ -38,7 +38,8 @@ public final class Soak {
                                consumer and server SIGKILL, master SIGKILL (replica promoted,
                                then a replacement replica), replica SIGKILL (replaced), master
                                stall, a partition's slot migrated to another master
-                             With replicaAcks, 'lost' must be 0 in every topology.
+                             'lost' must be 0 in every topology: standalone by its AOF, sentinel
+                             and cluster by replicaAcks (a failover loses no acknowledged write)
         --rate R             enqueues per second, 3/4 through the library, 1/4 over HTTP (default 40)
         --consumers N        consumer JVMs: N-1 library Workers and one HTTP long-poll consumer
                              (default 3, at least 2)
