@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.StringJoiner;
-import java.util.function.BooleanSupplier;
 
 /**
  * A Redis Cluster for tests: three masters, each owning a third of the 16384 hash slots, and
@@ -44,7 +43,6 @@ public final class RedisCluster implements RedisDeployment {
 
   private static final int SLOTS_PER_COMMAND = 1000;
   private static final Duration FORM_TIMEOUT = Duration.ofSeconds(30);
-  private static final Duration POLL_INTERVAL = Duration.ofMillis(50);
 
   private final Duration nodeTimeout;
   private final List<RedisServer> nodes;
@@ -132,8 +130,9 @@ public final class RedisCluster implements RedisDeployment {
    */
   private void follow(RedisServer replica, RedisServer master) {
     replica.command("CLUSTER", "REPLICATE", nodeId(master));
-    await(
+    RedisProcess.await(
         replica + " in sync with " + master,
+        FORM_TIMEOUT,
         () -> replica.command("INFO", "replication").contains("master_link_status:up"));
   }
 
@@ -167,8 +166,9 @@ public final class RedisCluster implements RedisDeployment {
    */
   private void awaitHealthy() {
     String known = "cluster_known_nodes:" + all.size();
-    await(
+    RedisProcess.await(
         "cluster_state:ok on every node, knowing " + all.size() + " nodes",
+        FORM_TIMEOUT,
         () -> {
           for (RedisServer node : all) {
             if (node.isRunning()) {
@@ -182,20 +182,6 @@ public final class RedisCluster implements RedisDeployment {
           }
           return true;
         });
-  }
-
-  static void await(String what, BooleanSupplier condition) {
-    await(what, FORM_TIMEOUT, condition);
-  }
-
-  private static void await(String what, Duration timeout, BooleanSupplier condition) {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() - deadline > 0) {
-        throw new RedisServerException("timed out after " + timeout + " waiting for " + what);
-      }
-      RedisProcess.sleep(POLL_INTERVAL);
-    }
   }
 
   /**
@@ -224,7 +210,7 @@ public final class RedisCluster implements RedisDeployment {
   public RedisServer awaitFailover(RedisServer old, Duration timeout) {
     int slot = oldSlot(old);
     RedisServer[] promoted = new RedisServer[1];
-    await(
+    RedisProcess.await(
         "a replica taking over slot " + slot + " from " + old,
         timeout,
         () -> {

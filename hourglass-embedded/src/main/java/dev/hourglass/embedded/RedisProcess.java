@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 
 /**
  * One running {@code redis-server} process plus the watchdog that kills it if this JVM dies.
@@ -20,6 +21,7 @@ import java.util.concurrent.TimeUnit;
  * lifecycle calls. The shutdown hook works on the registered {@link Process}es directly.
  */
 final class RedisProcess {
+  private static final Duration AWAIT_POLL_INTERVAL = Duration.ofMillis(50);
 
   private static final System.Logger LOG = System.getLogger(RedisProcess.class.getName());
   private static final File DEV_NULL = new File("/dev/null");
@@ -187,6 +189,21 @@ final class RedisProcess {
     }
     if (failure != null) {
       throw failure;
+    }
+  }
+
+  /**
+   * Polls {@code condition} every 50 ms until it holds.
+   *
+   * @throws RedisServerException naming {@code what} when it does not within {@code timeout}
+   */
+  static void await(String what, Duration timeout, BooleanSupplier condition) {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() - deadline > 0) {
+        throw new RedisServerException("timed out after " + timeout + " waiting for " + what);
+      }
+      sleep(AWAIT_POLL_INTERVAL);
     }
   }
 

@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.StringJoiner;
-import java.util.function.BooleanSupplier;
 
 /**
  * A Sentinel group for tests: a master, its replicas and the sentinels that monitor it, each a
@@ -36,7 +35,6 @@ public final class RedisSentinel implements RedisDeployment {
   public static final String MASTER_NAME = "mymaster";
 
   private static final Duration READY_TIMEOUT = Duration.ofSeconds(30);
-  private static final Duration POLL_INTERVAL = Duration.ofMillis(50);
 
   private final Builder settings;
   private final RedisServer master;
@@ -111,8 +109,9 @@ public final class RedisSentinel implements RedisDeployment {
   private void awaitFormed(RedisServer current) {
     String expected = RedisServer.HOST + "\n" + current.port();
     String peers = ",sentinels=" + sentinels.size();
-    await(
+    RedisProcess.await(
         "the group to form around " + current,
+        READY_TIMEOUT,
         () -> {
           List<RedisServer> replicas = new ArrayList<>();
           for (RedisServer node : dataNodes) {
@@ -141,16 +140,6 @@ public final class RedisSentinel implements RedisDeployment {
 
   private static String masterAddress(RedisServer sentinel) {
     return sentinel.command("SENTINEL", "GET-MASTER-ADDR-BY-NAME", MASTER_NAME);
-  }
-
-  private static void await(String what, BooleanSupplier condition) {
-    long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() - deadline > 0) {
-        throw new RedisServerException("timed out after " + READY_TIMEOUT + " waiting for " + what);
-      }
-      RedisProcess.sleep(POLL_INTERVAL);
-    }
   }
 
   /**
@@ -214,12 +203,21 @@ public final class RedisSentinel implements RedisDeployment {
    */
   public synchronized RedisServer currentMaster() {
     String address = masterAddress(sentinel());
+    RedisServer node = nodeAt(address);
+    if (node == null) {
+      throw new RedisServerException("the sentinel names an unknown master: " + address);
+    }
+    return node;
+  }
+
+  /** The data node at a sentinel's {@code host\nport} answer, or null. */
+  private RedisServer nodeAt(String address) {
     for (RedisServer node : dataNodes) {
       if (address.equals(RedisServer.HOST + "\n" + node.port())) {
         return node;
       }
     }
-    throw new RedisServerException("the sentinel names an unknown master: " + address);
+    return null;
   }
 
   /**
@@ -277,30 +275,19 @@ public final class RedisSentinel implements RedisDeployment {
    * @throws RedisServerException if that does not happen within {@code timeout}
    */
   public RedisServer awaitFailover(RedisServer old, Duration timeout) {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (true) {
-      RedisServer promoted = promoted(old);
-      if (promoted != null) {
-        return promoted;
-      }
-      if (System.nanoTime() - deadline > 0) {
-        throw new RedisServerException("no failover away from " + old + " within " + timeout);
-      }
-      RedisProcess.sleep(POLL_INTERVAL);
+    synchronized (this) {
+      failedOver = true; // roles change under the group even when a sentinel started the failover
     }
+    RedisServer[] promoted = new RedisServer[1];
+    RedisProcess.await(
+        "a failover away from " + old, timeout, () -> (promoted[0] = promoted(old)) != null);
+    return promoted[0];
   }
 
   private synchronized RedisServer promoted(RedisServer old) {
-    failedOver = true;
     RedisServer first = null;
     for (RedisServer s : sentinels) {
-      RedisServer named = null;
-      String address = masterAddress(s);
-      for (RedisServer node : dataNodes) {
-        if (address.equals(RedisServer.HOST + "\n" + node.port())) {
-          named = node;
-        }
-      }
+      RedisServer named = nodeAt(masterAddress(s));
       if (named == null || named == old || (first != null && named != first)) {
         return null;
       }
