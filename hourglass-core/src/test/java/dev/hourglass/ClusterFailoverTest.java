@@ -19,15 +19,6 @@ import org.junit.jupiter.api.Test;
 class ClusterFailoverTest {
   private static final int PARTITIONS = 6;
 
-  private static Hourglass client(RedisCluster cluster) {
-    return Hourglass.builder()
-        .redisUri(cluster.clusterUri())
-        .commandTimeout(Duration.ofSeconds(2))
-        .connectTimeout(Duration.ofSeconds(1))
-        .replicaAcks(1, Duration.ofSeconds(1))
-        .build();
-  }
-
   /** The hash slot of a partition's keys. */
   private static int slotOf(RedisServer node, String queue, int partition) {
     String key =
@@ -40,7 +31,7 @@ class ClusterFailoverTest {
     try (RedisCluster cluster =
         RedisCluster.builder().replicasPerMaster(1).nodeTimeout(Duration.ofSeconds(1)).build()) {
       cluster.start();
-      try (Hourglass h = client(cluster)) {
+      try (Hourglass h = FailoverScenario.client(cluster.clusterUri())) {
         Queue<byte[]> queue =
             h.configureQueue("failover", QueueSettings.builder().partitions(PARTITIONS).build());
         RedisServer victim = cluster.nodes().get(0);
@@ -69,7 +60,7 @@ class ClusterFailoverTest {
     try (RedisCluster cluster =
         RedisCluster.builder().replicasPerMaster(1).nodeTimeout(Duration.ofSeconds(1)).build()) {
       cluster.start();
-      try (Hourglass h = client(cluster)) {
+      try (Hourglass h = FailoverScenario.client(cluster.clusterUri())) {
         Queue<byte[]> queue =
             h.configureQueue("moving", QueueSettings.builder().partitions(PARTITIONS).build());
         RedisServer any = cluster.nodes().get(0);

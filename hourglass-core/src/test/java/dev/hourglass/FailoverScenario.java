@@ -46,8 +46,21 @@ final class FailoverScenario {
   }
 
   /**
-   * Runs the scenario on {@code queue} (whose client must use replica-acknowledged writes) and
-   * returns a line of figures for the test's output.
+   * The client the scenario expects: replica-acknowledged writes (one replica, 1 s) and timeouts
+   * short enough that a dead master shows within seconds.
+   */
+  static Hourglass client(String redisUri) {
+    return Hourglass.builder()
+        .redisUri(redisUri)
+        .commandTimeout(Duration.ofSeconds(2))
+        .connectTimeout(Duration.ofSeconds(1))
+        .replicaAcks(1, Duration.ofSeconds(1))
+        .build();
+  }
+
+  /**
+   * Runs the scenario on {@code queue} (of a {@link #client}) and returns a line of figures for the
+   * test's output.
    */
   static String run(Queue<byte[]> queue, Runnable failover) throws Exception {
     return new FailoverScenario(queue).go(failover);

@@ -16,7 +16,7 @@ class SentinelFailoverTest {
   void aKilledMasterIsReplacedWithoutLosingOrStrandingAJob() throws Exception {
     try (RedisSentinel group = RedisSentinel.builder().replicas(1).sentinels(3).build()) {
       group.start();
-      try (Hourglass h = client(group)) {
+      try (Hourglass h = FailoverScenario.client(group.sentinelUri())) {
         String figures =
             FailoverScenario.run(
                 h.queue("failover"),
@@ -38,7 +38,7 @@ class SentinelFailoverTest {
   void aPlannedFailoverMovesTheClientToTheNewMaster() throws Exception {
     try (RedisSentinel group = RedisSentinel.builder().replicas(1).sentinels(3).build()) {
       group.start();
-      try (Hourglass h = client(group)) {
+      try (Hourglass h = FailoverScenario.client(group.sentinelUri())) {
         String figures =
             FailoverScenario.run(
                 h.queue("planned"),
@@ -50,14 +50,5 @@ class SentinelFailoverTest {
         System.out.println("SentinelFailoverTest planned: " + figures);
       }
     }
-  }
-
-  private static Hourglass client(RedisSentinel group) {
-    return Hourglass.builder()
-        .redisUri(group.sentinelUri())
-        .commandTimeout(Duration.ofSeconds(2))
-        .connectTimeout(Duration.ofSeconds(1))
-        .replicaAcks(1, Duration.ofSeconds(1))
-        .build();
   }
 }
