@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.Random;
 import java.util.Set;
 import java.util.StringJoiner;
-import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * A Redis Cluster ({@link RedisCluster}): three masters with a replica each, a node timeout of 3 s,
@@ -29,9 +28,6 @@ final class ClusterTopology implements SoakTopology {
   private final RedisCluster cluster =
       RedisCluster.builder().replicasPerMaster(1).nodeTimeout(Duration.ofSeconds(3)).build();
 
-  /** Every node ever started, the replacements included (read by the JVMs' restarts too). */
-  private final List<RedisServer> known = new CopyOnWriteArrayList<>();
-
   @Override
   public String name() {
     return "cluster";
@@ -40,8 +36,6 @@ final class ClusterTopology implements SoakTopology {
   @Override
   public void start() {
     cluster.start();
-    known.addAll(cluster.nodes());
-    known.addAll(cluster.replicas());
   }
 
   /**
@@ -51,12 +45,12 @@ final class ClusterTopology implements SoakTopology {
   @Override
   public String clientUri() {
     StringJoiner seeds = new StringJoiner(",", "redis-cluster://", "");
-    for (RedisServer node : known) {
+    for (RedisServer node : cluster.allNodes()) {
       if (node.isRunning()) {
         seeds.add(node.host() + ":" + node.port());
       }
     }
-    return known.isEmpty() ? cluster.clusterUri() : seeds.toString();
+    return seeds.toString();
   }
 
   @Override
@@ -91,9 +85,8 @@ final class ClusterTopology implements SoakTopology {
         int slot = rangeStart(random.nextInt(RedisCluster.MASTERS));
         RedisServer victim = cluster.masterOf(slot);
         cluster.killMaster(victim);
-        RedisServer promoted = awaitFailover(victim, slot);
+        RedisServer promoted = cluster.awaitFailover(victim, FAILOVER_TIMEOUT);
         RedisServer replacement = cluster.addReplica(promoted);
-        known.add(replacement);
         return "master:" + victim.port() + "->" + promoted.port() + "+" + replacement.port();
       }
       case "replica-kill" -> {
@@ -104,7 +97,6 @@ final class ClusterTopology implements SoakTopology {
         victim.kill();
         SoakTopology.sleep(pauseMs);
         RedisServer replacement = cluster.addReplica(master);
-        known.add(replacement);
         return "replica:" + victim.port() + "+" + replacement.port();
       }
       case "master-stall" -> {
@@ -139,36 +131,17 @@ final class ClusterTopology implements SoakTopology {
     return RedisCluster.SLOTS * i / RedisCluster.MASTERS;
   }
 
-  /** Until another node serves {@code slot} as a master and every running node is healthy. */
-  private RedisServer awaitFailover(RedisServer victim, int slot) throws InterruptedException {
-    long deadline = System.nanoTime() + FAILOVER_TIMEOUT.toNanos();
-    while (System.nanoTime() < deadline) {
-      try {
-        RedisServer owner = cluster.masterOf(slot);
-        if (owner != victim
-            && owner.command("ROLE").startsWith("master")
-            && known.stream()
-                .filter(RedisServer::isRunning)
-                .allMatch(n -> n.command("CLUSTER", "INFO").contains("cluster_state:ok"))) {
-          return owner;
-        }
-      } catch (RuntimeException e) {
-        // a node answering mid-change; ask again
-      }
-      SoakTopology.sleep(100);
-    }
-    throw new IllegalStateException("no replica took over slot " + slot + " from " + victim);
-  }
-
   /** The running nodes whose ROLE starts with {@code role} (master or slave). */
   private List<RedisServer> running(String role) {
-    return known.stream().filter(n -> n.isRunning() && n.command("ROLE").startsWith(role)).toList();
+    return cluster.allNodes().stream()
+        .filter(n -> n.isRunning() && n.command("ROLE").startsWith(role))
+        .toList();
   }
 
   /** The master a replica follows (ROLE: slave, host, port, ...). */
   private RedisServer masterOfReplica(RedisServer replica) {
     int port = Integer.parseInt(replica.command("ROLE").split("\n")[2].strip());
-    return known.stream().filter(n -> n.port() == port).findFirst().orElseThrow();
+    return cluster.allNodes().stream().filter(n -> n.port() == port).findFirst().orElseThrow();
   }
 
   @Override
@@ -179,7 +152,7 @@ final class ClusterTopology implements SoakTopology {
     }
     for (RedisServer master : running("master")) {
       if (!followed.contains(master)) {
-        known.add(cluster.addReplica(master));
+        cluster.addReplica(master);
       }
     }
   }

@@ -2,8 +2,11 @@ package dev.hourglass.embedded;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.StringJoiner;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * A Redis Cluster for tests: three masters, each owning a third of the 16384 hash slots, and
@@ -47,7 +50,9 @@ public final class RedisCluster implements RedisDeployment {
   private final Duration nodeTimeout;
   private final List<RedisServer> nodes;
   private final List<RedisServer> replicas;
-  private final List<RedisServer> all = new ArrayList<>(); // guarded by this; every node ever
+  // Every node ever; changed under this, read without it (allNodes).
+  private final List<RedisServer> all = new CopyOnWriteArrayList<>();
+  private final Map<RedisServer, Integer> killedSlots = new HashMap<>(); // guarded by this
   private boolean formed; // guarded by this
   private boolean failedOver; // guarded by this
   private boolean closed; // guarded by this
@@ -194,6 +199,7 @@ public final class RedisCluster implements RedisDeployment {
    */
   public synchronized RedisServer killMaster(RedisServer master) {
     failedOver = true;
+    killedSlots.put(master, firstSlotOf(master));
     master.kill();
     return master;
   }
@@ -202,7 +208,8 @@ public final class RedisCluster implements RedisDeployment {
    * Waits until a replica has taken over the slots of {@code old} and every running node reports
    * {@code cluster_state:ok} with every slot served.
    *
-   * @param old the master that failed, e.g. the one {@link #killMaster} returned
+   * @param old a master {@link #killMaster} killed (any master: one of the first, or a replica that
+   *     took over since)
    * @param timeout how long to wait
    * @return the promoted node
    * @throws RedisServerException if that does not happen within {@code timeout}
@@ -232,13 +239,13 @@ public final class RedisCluster implements RedisDeployment {
     return promoted[0];
   }
 
-  /** The first slot {@code old} served when the cluster was formed. */
-  private int oldSlot(RedisServer old) {
-    int index = nodes.indexOf(old);
-    if (index < 0) {
-      throw new IllegalArgumentException(old + " is not one of the first masters");
+  /** The first slot {@code old} served when {@link #killMaster} killed it. */
+  private synchronized int oldSlot(RedisServer old) {
+    Integer slot = killedSlots.get(old);
+    if (slot == null) {
+      throw new IllegalArgumentException(old + " was not killed by killMaster");
     }
-    return SLOTS * index / MASTERS;
+    return slot;
   }
 
   /**
@@ -268,25 +275,51 @@ public final class RedisCluster implements RedisDeployment {
    * @throws RedisServerException if no node of this cluster serves it
    */
   public synchronized RedisServer masterOf(int slot) {
-    RedisServer running = all.stream().filter(RedisServer::isRunning).findFirst().orElseThrow();
-    for (String line : running.command("CLUSTER", "NODES").split("\n")) {
-      String[] f = line.strip().split(" ");
-      if (f.length < 9 || !f[2].contains("master")) {
-        continue;
-      }
-      for (int i = 8; i < f.length; i++) {
-        if (f[i].startsWith("[")) {
-          continue; // a slot being imported or migrated
-        }
-        String[] range = f[i].split("-");
-        int from = Integer.parseInt(range[0]);
-        int to = range.length > 1 ? Integer.parseInt(range[1]) : from;
-        if (slot >= from && slot <= to) {
+    for (String[] f : masterLines()) {
+      for (int[] range : ranges(f)) {
+        if (slot >= range[0] && slot <= range[1]) {
           return byAddress(f[1]);
         }
       }
     }
     throw new RedisServerException("no master serves slot " + slot);
+  }
+
+  /** The first slot {@code master} serves now. */
+  private int firstSlotOf(RedisServer master) {
+    for (String[] f : masterLines()) {
+      List<int[]> ranges = ranges(f);
+      if (byAddress(f[1]) == master && !ranges.isEmpty()) {
+        return ranges.get(0)[0];
+      }
+    }
+    throw new IllegalArgumentException(master + " serves no slot");
+  }
+
+  /** The masters' lines of a running node's {@code CLUSTER NODES}, split into fields. */
+  private List<String[]> masterLines() {
+    RedisServer running = all.stream().filter(RedisServer::isRunning).findFirst().orElseThrow();
+    List<String[]> lines = new ArrayList<>();
+    for (String line : running.command("CLUSTER", "NODES").split("\n")) {
+      String[] f = line.strip().split(" ");
+      if (f.length >= 8 && f[2].contains("master")) {
+        lines.add(f);
+      }
+    }
+    return lines;
+  }
+
+  /** The slot ranges of a {@code CLUSTER NODES} line, {from, to}; slots moving are left out. */
+  private static List<int[]> ranges(String[] fields) {
+    List<int[]> ranges = new ArrayList<>();
+    for (int i = 8; i < fields.length; i++) {
+      if (!fields[i].startsWith("[")) { // "[slot->-id]": a slot being imported or migrated
+        String[] range = fields[i].split("-");
+        int from = Integer.parseInt(range[0]);
+        ranges.add(new int[] {from, range.length > 1 ? Integer.parseInt(range[1]) : from});
+      }
+    }
+    return ranges;
   }
 
   private RedisServer byAddress(String address) {
@@ -374,6 +407,16 @@ public final class RedisCluster implements RedisDeployment {
    */
   public List<RedisServer> replicas() {
     return replicas;
+  }
+
+  /**
+   * Returns every node ever started: the first masters and replicas, then those {@link #addReplica}
+   * added, whatever their roles now and whether or not they run.
+   *
+   * @return a copy of the list
+   */
+  public List<RedisServer> allNodes() {
+    return List.copyOf(all);
   }
 
   /** Runs {@code FLUSHALL} on every running master. */

@@ -107,8 +107,14 @@ class RedisClusterTest {
       RedisServer added = cluster.addReplica(promoted);
       assertThat(added.command("ROLE")).startsWith("slave");
       assertThat(added.command("INFO", "replication")).contains("master_port:" + promoted.port());
+      assertThat(cluster.allNodes()).hasSize(7).contains(added);
+
+      // A master that was a replica fails over too: to the replica added for it.
+      cluster.killMaster(promoted);
+      assertThat(cluster.awaitFailover(promoted, Duration.ofMinutes(1))).isSameAs(added);
+      assertThat(added.command("GET", "{b}x")).isEqualTo("1");
       assertThatThrownBy(cluster::start).isInstanceOf(IllegalStateException.class);
-      for (RedisServer node : List.of(replica, added, cluster.nodes().get(1))) {
+      for (RedisServer node : List.of(added, cluster.nodes().get(1))) {
         pids.add(node.pid());
       }
     }
