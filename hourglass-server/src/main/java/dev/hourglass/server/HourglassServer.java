@@ -25,6 +25,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import org.eclipse.jetty.server.NetworkConnectionLimit;
 import org.eclipse.jetty.server.handler.GracefulHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -92,7 +93,8 @@ public final class HourglassServer implements AutoCloseable {
               series,
               archive,
               config.maxPayloadBytes(),
-              config.maxBodyBytes());
+              config.maxBodyBytes(),
+              config.limits());
       this.ops = new Ops(hourglass, metrics);
       this.app =
           Javalin.create(
@@ -111,6 +113,10 @@ public final class HourglassServer implements AutoCloseable {
                 c.jetty.modifyServer(
                     server -> {
                       server.setStopTimeout(config.shutdownTimeout().toMillis());
+                      NetworkConnectionLimit connections =
+                          new NetworkConnectionLimit(config.limits().maxConnections(), server);
+                      server.addBean(connections);
+                      metrics.httpConnections(connections::getNetworkConnectionCount);
                       server.insertHandler(new GracefulHandler());
                       server.setErrorHandler(new JsonErrorHandler());
                     });

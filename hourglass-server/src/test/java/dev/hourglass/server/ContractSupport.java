@@ -9,7 +9,10 @@ import dev.hourglass.server.auth.Role;
 import dev.hourglass.server.auth.TokenRule;
 import dev.hourglass.testing.RedisExtension;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -227,6 +230,47 @@ final class ContractSupport {
       }
     }
     return ids;
+  }
+
+  private static final Pattern CLAIMS_WAITING =
+      Pattern.compile("(?m)^hourglass_claims_waiting(?:\\{[^}]*\\})? (\\S+)$");
+
+  /** The server's {@code hourglass_claims_waiting} gauge, from {@code GET /metrics}. */
+  static long claimsWaiting(TestServer s) {
+    return claimsWaiting(s, null);
+  }
+
+  /** {@link #claimsWaiting(TestServer)} read with this token (null for none). */
+  static long claimsWaiting(TestServer s, String token) {
+    Matcher m = CLAIMS_WAITING.matcher(s.call("GET", "/metrics", null, token).body());
+    assertThat(m.find()).as("hourglass_claims_waiting in /metrics").isTrue();
+    return (long) Double.parseDouble(m.group(1));
+  }
+
+  /** Writes a claim on a raw socket (no token), leaving the socket open for its answer. */
+  static void sendClaim(Socket socket, String queue, String body) throws IOException {
+    sendClaim(socket, queue, body, null, null);
+  }
+
+  /**
+   * Writes a claim on a raw socket, with {@code token} (null for none) and an {@code
+   * X-Forwarded-For} header (null for none).
+   */
+  static void sendClaim(Socket socket, String queue, String body, String token, String forwardedFor)
+      throws IOException {
+    OutputStream out = socket.getOutputStream();
+    out.write(
+        ("POST /v1/queues/"
+                + queue
+                + "/claim HTTP/1.1\r\nHost: localhost\r\n"
+                + (token == null ? "" : "Authorization: Bearer " + token + "\r\n")
+                + (forwardedFor == null ? "" : "X-Forwarded-For: " + forwardedFor + "\r\n")
+                + "Content-Type: application/json\r\nContent-Length: "
+                + body.length()
+                + "\r\n\r\n"
+                + body)
+            .getBytes(StandardCharsets.US_ASCII));
+    out.flush();
   }
 
   /** Enqueues and asserts 201; returns the answer's body. */

@@ -1,9 +1,11 @@
 package dev.hourglass.server;
 
 import static dev.hourglass.server.ContractSupport.claim;
+import static dev.hourglass.server.ContractSupport.claimsWaiting;
 import static dev.hourglass.server.ContractSupport.enqueue;
 import static dev.hourglass.server.ContractSupport.ids;
 import static dev.hourglass.server.ContractSupport.j;
+import static dev.hourglass.server.ContractSupport.sendClaim;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -11,9 +13,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.hourglass.Delivery;
 import dev.hourglass.JobSpec;
 import dev.hourglass.Queue;
-import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -21,8 +21,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -30,22 +28,19 @@ import org.junit.jupiter.api.Test;
  * attempt not counted: nothing waits for the lease (30 s by default) to lapse.
  */
 class GoneClaimTest extends ContractTestBase {
-  private static final Pattern WAITING =
-      Pattern.compile("(?m)^hourglass_claims_waiting(?:\\{[^}]*\\})? (\\S+)$");
-
   @Test
   void aClaimWhoseClientClosesItsSocketIsGivenUpAndTheNextConsumerGetsTheJob() throws Exception {
     try (Socket gone = new Socket("127.0.0.1", s.server().port())) {
-      sendClaim(gone, "{\"max\":10,\"waitMs\":30000}");
+      sendClaim(gone, "q", "{\"max\":10,\"waitMs\":30000}");
       await("the claim waits")
           .atMost(Duration.ofSeconds(20))
           .pollInterval(Duration.ofMillis(10))
-          .until(() -> claimsWaiting() == 1);
+          .until(() -> claimsWaiting(s) == 1);
     }
     await("the server notices the client went and gives its claim up")
         .atMost(Duration.ofSeconds(10))
         .pollInterval(Duration.ofMillis(10))
-        .until(() -> claimsWaiting() == 0);
+        .until(() -> claimsWaiting(s) == 0);
 
     long enqueued = System.nanoTime();
     enqueue(s, "q", j("{'id':'a','payload':1}"));
@@ -79,7 +74,7 @@ class GoneClaimTest extends ContractTestBase {
       gone.setReceiveBufferSize(4096);
       gone.connect(new java.net.InetSocketAddress("127.0.0.1", s.server().port()));
       gone.setSoTimeout(20_000);
-      sendClaim(gone, "{\"max\":100,\"waitMs\":30000}");
+      sendClaim(gone, "q", "{\"max\":100,\"waitMs\":30000}");
       InputStream in = gone.getInputStream();
       assertThat(new String(in.readNBytes(12), StandardCharsets.US_ASCII))
           .as("the answer has begun")
@@ -112,7 +107,7 @@ class GoneClaimTest extends ContractTestBase {
   void aClientThatHalfClosesReadsAnEmptyClaim() throws Exception {
     try (Socket halfClosed = new Socket("127.0.0.1", s.server().port())) {
       halfClosed.setSoTimeout(20_000);
-      sendClaim(halfClosed, "{\"max\":10,\"waitMs\":30000}");
+      sendClaim(halfClosed, "q", "{\"max\":10,\"waitMs\":30000}");
       halfClosed.shutdownOutput();
       RawHttp.Answer answer = RawHttp.read(halfClosed.getInputStream(), false);
       assertThat(answer.status()).isEqualTo(200);
@@ -121,7 +116,7 @@ class GoneClaimTest extends ContractTestBase {
     await("the claim is given up")
         .atMost(Duration.ofSeconds(10))
         .pollInterval(Duration.ofMillis(10))
-        .until(() -> claimsWaiting() == 0);
+        .until(() -> claimsWaiting(s) == 0);
     enqueue(s, "q", j("{'id':'a','payload':1}"));
     JsonNode jobs = claim(s, "q", j("{'max':10,'waitMs':5000}"));
     assertThat(ids(jobs)).containsExactly("a");
@@ -133,39 +128,20 @@ class GoneClaimTest extends ContractTestBase {
   void aClientThatStaysGetsItsJobsAndKeepsItsConnection() throws Exception {
     try (Socket stays = new Socket("127.0.0.1", s.server().port())) {
       stays.setSoTimeout(20_000);
-      sendClaim(stays, "{\"max\":10,\"waitMs\":30000}");
+      sendClaim(stays, "q", "{\"max\":10,\"waitMs\":30000}");
       await("the claim waits")
           .atMost(Duration.ofSeconds(20))
           .pollInterval(Duration.ofMillis(10))
-          .until(() -> claimsWaiting() == 1);
+          .until(() -> claimsWaiting(s) == 1);
       enqueue(s, "q", j("{'id':'a','payload':1}"));
       RawHttp.Answer first = RawHttp.read(stays.getInputStream(), false);
       assertThat(first.status()).isEqualTo(200);
       assertThat(first.text()).contains("\"id\":\"a\"").contains("\"attempt\":1");
 
-      sendClaim(stays, "{\"max\":10,\"waitMs\":0}");
+      sendClaim(stays, "q", "{\"max\":10,\"waitMs\":0}");
       RawHttp.Answer second = RawHttp.read(stays.getInputStream(), false);
       assertThat(second.status()).as("the next claim on the same connection").isEqualTo(200);
       assertThat(second.text()).isEqualTo("{\"jobs\":[]}");
     }
-  }
-
-  private static void sendClaim(Socket socket, String body) throws IOException {
-    OutputStream out = socket.getOutputStream();
-    out.write(
-        ("POST /v1/queues/q/claim HTTP/1.1\r\nHost: localhost\r\n"
-                + "Content-Type: application/json\r\nContent-Length: "
-                + body.length()
-                + "\r\n\r\n"
-                + body)
-            .getBytes(StandardCharsets.US_ASCII));
-    out.flush();
-  }
-
-  /** The server's {@code hourglass_claims_waiting} gauge, from {@code GET /metrics}. */
-  private long claimsWaiting() {
-    Matcher m = WAITING.matcher(s.get("/metrics").body());
-    assertThat(m.find()).as("hourglass_claims_waiting in /metrics").isTrue();
-    return (long) Double.parseDouble(m.group(1));
   }
 }

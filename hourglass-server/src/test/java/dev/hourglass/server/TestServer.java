@@ -15,6 +15,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -82,11 +83,20 @@ public final class TestServer implements AutoCloseable {
   }
 
   private static TestServer start(String redisUri, List<TokenRule> tokens, String shutdownMs) {
-    ServerConfig config =
-        ConfigLoader.load(
-            Map.of("port", "0", "data-dir", "unused-data-dir", "shutdown-timeout-ms", shutdownMs),
-            Map.of(),
-            null);
+    return startQuickStop(redisUri, tokens, Map.of("shutdown-timeout-ms", shutdownMs));
+  }
+
+  /**
+   * {@link #startQuickStop(String, List)} with these settings too, by their keys ({@code
+   * "max-connections"}); they may override the shutdown timeout.
+   */
+  public static TestServer startQuickStop(
+      String redisUri, List<TokenRule> tokens, Map<String, String> settings) {
+    Map<String, String> flags =
+        new HashMap<>(
+            Map.of("port", "0", "data-dir", "unused-data-dir", "shutdown-timeout-ms", "0"));
+    flags.putAll(settings);
+    ServerConfig config = ConfigLoader.load(flags, Map.of(), null);
     return new TestServer(HourglassServer.start(config.with(Optional.of(redisUri), tokens)));
   }
 

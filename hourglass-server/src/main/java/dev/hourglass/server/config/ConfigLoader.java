@@ -94,6 +94,7 @@ public final class ConfigLoader {
         values.get(Setting.PREFIX),
         (int) number(Setting.MAX_PAYLOAD_BYTES, values, 1, 64L * 1024 * 1024),
         number(Setting.MAX_BODY_BYTES, values, 1024, 1024L * 1024 * 1024),
+        Limits.of(values),
         Duration.ofMillis(number(Setting.SHUTDOWN_TIMEOUT_MS, values, 0, 3_600_000)),
         tokens,
         allowUnauthenticated,

@@ -19,6 +19,21 @@ public enum Setting {
   PREFIX("prefix", "hg", "Prefix of every Redis key."),
   MAX_PAYLOAD_BYTES("max-payload-bytes", "1048576", "Largest job payload accepted, in bytes."),
   MAX_BODY_BYTES("max-body-bytes", "16777216", "Largest request body accepted, in bytes."),
+  MAX_CONNECTIONS(
+      "max-connections",
+      "4096",
+      "Most HTTP connections open at once; past it new connections wait to be accepted until one"
+          + " closes."),
+  MAX_WAITING_CLAIMS(
+      "max-waiting-claims",
+      "2048",
+      "Most long-poll claims (waitMs > 0) waiting at once; past it a claim is refused with 429"
+          + " rate_limited."),
+  MAX_WAITING_CLAIMS_PER_CLIENT(
+      "max-waiting-claims-per-client",
+      "512",
+      "Most long-poll claims one client may have waiting at once (a client is its token with"
+          + " auth on, else its address); past it its claim is refused with 429 rate_limited."),
   SHUTDOWN_TIMEOUT_MS(
       "shutdown-timeout-ms",
       "30000",

@@ -1,18 +1,14 @@
 package dev.hourglass.server.http;
 
-import dev.hourglass.Delivery;
 import dev.hourglass.Hourglass;
 import dev.hourglass.archive.Archive;
 import dev.hourglass.server.auth.Auth;
+import dev.hourglass.server.config.Limits;
 import dev.hourglass.server.metrics.Metrics;
 import dev.hourglass.server.push.PushDeliveries;
 import dev.hourglass.server.series.QueueSeries;
 import io.javalin.http.Context;
-import java.util.List;
 import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 
 /** What the API's handlers share. */
 public final class ApiContext {
@@ -26,9 +22,7 @@ public final class ApiContext {
   final int maxPayloadBytes;
   private final long maxBodyBytes;
 
-  /** Long-poll claims waiting now, so shutdown can end them instead of waiting them out. */
-  private final Set<CompletableFuture<List<Delivery<byte[]>>>> waits =
-      ConcurrentHashMap.newKeySet();
+  final LongPolls longPolls;
 
   public ApiContext(
       Hourglass hourglass,
@@ -38,7 +32,8 @@ public final class ApiContext {
       QueueSeries series,
       Optional<Archive> archive,
       int maxPayloadBytes,
-      long maxBodyBytes) {
+      long maxBodyBytes,
+      Limits limits) {
     this.hourglass = hourglass;
     this.queues = new QueueDirectory(hourglass);
     this.auth = auth;
@@ -47,8 +42,9 @@ public final class ApiContext {
     this.series = series;
     this.archive = archive;
     this.maxPayloadBytes = maxPayloadBytes;
-    metrics.claimsWaiting(waits::size);
     this.maxBodyBytes = maxBodyBytes;
+    this.longPolls = new LongPolls(limits.maxWaitingClaims(), limits.maxWaitingClaimsPerClient());
+    metrics.claimsWaiting(longPolls::held);
   }
 
   /** The request's body, at most the server's --max-body-bytes ({@link RequestBodies#read}). */
@@ -56,26 +52,8 @@ public final class ApiContext {
     return RequestBodies.read(ctx, maxBodyBytes);
   }
 
-  CompletableFuture<List<Delivery<byte[]>>> track(CompletableFuture<List<Delivery<byte[]>>> wait) {
-    waits.add(wait);
-    wait.whenComplete((r, e) -> waits.remove(wait));
-    return wait;
-  }
-
-  private volatile boolean closing;
-
-  boolean isClosing() {
-    return closing;
-  }
-
-  /**
-   * The server is stopping: claims no longer wait, and every waiting long-poll claim is answered
-   * with no jobs now. A job leased for one of them after this goes straight back to ready.
-   */
+  /** The server is stopping: claims no longer wait, and those held are answered now. */
   public void closing() {
-    closing = true;
-    for (CompletableFuture<List<Delivery<byte[]>>> w : List.copyOf(waits)) {
-      w.complete(List.of());
-    }
+    longPolls.closing();
   }
 }

@@ -7,6 +7,7 @@ import dev.hourglass.Delivery;
 import dev.hourglass.JobSpec;
 import dev.hourglass.Nack;
 import dev.hourglass.Queue;
+import dev.hourglass.server.auth.TokenRule;
 import io.javalin.http.Context;
 import java.time.Duration;
 import java.time.Instant;
@@ -45,12 +46,19 @@ final class ConsumeApi {
     Fields f = Fields.of(JsonIn.object(api.body(ctx))).only("max", "waitMs", "visibilityMs");
     int max = f.intOr("max", 1, MAX_CLAIM, 1);
     long asked = f.longOr("waitMs", 0, MAX_WAIT_MS, 0);
-    long waitMs = api.isClosing() ? 0 : asked;
+    long waitMs = api.longPolls.isClosing() ? 0 : asked;
     Duration visibility =
         f.optMillis("visibilityMs", 1, JobSpec.MAX_DURATION.toMillis()).orElse(null);
-    Queue<byte[]> q = api.queues.forWrite(queue);
+    AtomicReference<Queue<byte[]>> handle = new AtomicReference<>();
     CompletableFuture<List<Delivery<byte[]>>> claimed =
-        api.track(q.claimAsync(max, visibility, Duration.ofMillis(waitMs)));
+        api.longPolls.hold(
+            client(ctx),
+            waitMs > 0,
+            () -> {
+              handle.set(api.queues.forWrite(queue));
+              return handle.get().claimAsync(max, visibility, Duration.ofMillis(waitMs));
+            });
+    Queue<byte[]> q = handle.get();
     AtomicReference<List<Delivery<byte[]>>> answering = new AtomicReference<>();
     ClientWatch.whenAnswerFails(ctx, () -> handBack(q, answering.getAndSet(null)));
     ClientWatch watch =
@@ -75,6 +83,17 @@ final class ConsumeApi {
                   }
                   return null;
                 }));
+  }
+
+  /**
+   * Who a claim counts against for {@code --max-waiting-claims-per-client}: its token with auth on,
+   * else the address it connects from (not X-Forwarded-For, which any client can write).
+   */
+  private static String client(Context ctx) {
+    Optional<TokenRule> rule = ctx.attribute(Routes.TOKEN_RULE);
+    return rule != null && rule.isPresent()
+        ? "token '" + rule.get().name() + "'"
+        : "address " + ctx.req().getRemoteAddr();
   }
 
   /**

@@ -29,6 +29,9 @@ import org.slf4j.LoggerFactory;
 public final class ErrorMapper {
   private static final Logger log = LoggerFactory.getLogger(ErrorMapper.class);
 
+  /** Seconds a client refused by a limit (429) is told to wait before it asks again. */
+  private static final String RETRY_AFTER_SECONDS = "1";
+
   private ErrorMapper() {}
 
   /** The API error for a failure. */
@@ -89,6 +92,9 @@ public final class ErrorMapper {
   public static void answer(Context ctx, Throwable failure) {
     ApiException e = toApi(failure);
     ctx.status(e.status());
+    if (e.status() == 429) {
+      ctx.header("Retry-After", RETRY_AFTER_SECONDS);
+    }
     ctx.contentType("application/json");
     ctx.result(JsonOut.error(e.code(), e.getMessage()));
   }

@@ -107,6 +107,7 @@ public final class Routes {
       Optional<TokenRule> rule = api.auth.authorize(ctx.header("Authorization"), permission);
       String queue = QueueDirectory.checkName(ctx.pathParam("queue"));
       Auth.checkQueue(rule, queue);
+      ctx.attribute(TOKEN_RULE, rule);
       h.handle(ctx, queue);
     };
   }

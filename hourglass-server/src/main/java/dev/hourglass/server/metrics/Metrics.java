@@ -29,8 +29,9 @@ import java.util.function.Supplier;
  * hourglass_delivery_lateness_seconds{queue,mode=pull|push}} for this server's deliveries) and
  * {@code http_server_requests_seconds{method,route,status}}, each latency a histogram of a bounded
  * set of buckets; and the JVM's and the process's metrics ({@code jvm_*}, {@code process_*}, {@code
- * system_cpu_*}); and {@code hourglass_claims_waiting}, the long polls this server holds; and, with
- * an archive, the meters of {@link ArchiveMeters}.
+ * system_cpu_*}); and {@code hourglass_claims_waiting}, the long polls this server holds, and
+ * {@code hourglass_http_connections}, its open HTTP connections; and, with an archive, the meters
+ * of {@link ArchiveMeters}.
  */
 public final class Metrics implements ScriptListener {
   private final PrometheusMeterRegistry registry =
@@ -83,6 +84,13 @@ public final class Metrics implements ScriptListener {
   public void claimsWaiting(Supplier<Number> count) {
     Gauge.builder("hourglass.claims.waiting", count)
         .description("long-poll claims waiting on this server now")
+        .register(registry);
+  }
+
+  /** Counts the HTTP connections open now, as {@code hourglass_http_connections}. */
+  public void httpConnections(Supplier<Number> count) {
+    Gauge.builder("hourglass.http.connections", count)
+        .description("HTTP connections open on this server now (at most --max-connections)")
         .register(registry);
   }
 

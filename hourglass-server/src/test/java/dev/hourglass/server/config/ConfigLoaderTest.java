@@ -29,6 +29,25 @@ class ConfigLoaderTest {
     assertThat(c.tokens()).isEmpty();
     assertThat(c.logFormat()).isEqualTo("auto");
     assertThat(c.maxPayloadBytes()).isEqualTo(1024 * 1024);
+    assertThat(c.limits()).isEqualTo(new Limits(4096, 2048, 512));
+  }
+
+  @Test
+  void limitsAreReadAndCheckedLikeEveryNumber() {
+    ServerConfig c =
+        ConfigLoader.load(
+            Map.of("max-connections", "100"),
+            Map.of(
+                "HOURGLASS_MAX_WAITING_CLAIMS",
+                "50",
+                "HOURGLASS_MAX_WAITING_CLAIMS_PER_CLIENT",
+                "5"),
+            null);
+    assertThat(c.limits()).isEqualTo(new Limits(100, 50, 5));
+    assertThatThrownBy(() -> ConfigLoader.load(Map.of("max-waiting-claims", "0"), Map.of(), null))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("--max-waiting-claims / HOURGLASS_MAX_WAITING_CLAIMS")
+        .hasMessageContaining("between 1 and 1000000");
   }
 
   @Test
