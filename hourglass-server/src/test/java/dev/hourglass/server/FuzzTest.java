@@ -54,7 +54,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  *   <li>a rejected request (4xx) changed nothing in Redis.
  * </ul>
  *
- * <p>The last one compares a digest of every key before and after the request ({@link RedisState}).
+ * <p>The last one compares a digest of every key before and after the request ({@link RedisState}),
+ * read only when Redis's count of writes moved ({@link WriteWatch}): a digest of the whole
+ * database, which grows as the fuzz runs, on every request made this class take over ten minutes.
  * The server also writes in the background, which would make that comparison flaky: its promoters
  * renew their lock and due time in the partition {@code meta} hashes, and may move jobs (due ones
  * to ready, lapsed leases back) once any claim has started them; long-poll watchers pop and push
@@ -107,6 +109,7 @@ class FuzzTest {
   private static TestServer server;
   private static HttpClient http;
   private static Seeds seeds;
+  private static WriteWatch writes;
 
   @BeforeAll
   static void start() {
@@ -122,6 +125,7 @@ class FuzzTest {
             .connectTimeout(Duration.ofSeconds(5))
             .build();
     seeds = new Seeds(server.server().hourglass());
+    writes = new WriteWatch(redis.server());
   }
 
   @AfterAll
@@ -138,7 +142,7 @@ class FuzzTest {
         .forAll(FuzzRequests.apiRequests())
         .checkAssert(
             request -> {
-              RedisState before = prepare();
+              WriteWatch.Mark before = prepare();
               Answer answer = send(request);
               check(request.toString(), request.method(), answer, before, false);
               coverage.count(request.route(), answer);
@@ -153,12 +157,12 @@ class FuzzTest {
         .forAll(FuzzRequests.deadListRequests())
         .checkAssert(
             request -> {
-              RedisState before = prepare();
+              WriteWatch.Mark before = prepare();
               Answer answer = send(request);
               check(request.toString(), request.method(), answer, before, false);
               coverage.count(request.route(), answer);
               if (answer.status() == 200) {
-                assertThat(RedisState.read(redis.server()).changesSince(before))
+                assertThat(writes.changesSince(before))
                     .as("a dead list read changed Redis: %s", request)
                     .isEmpty();
               }
@@ -173,7 +177,7 @@ class FuzzTest {
         .forAll(FuzzRequests.rawRequests())
         .checkAssert(
             request -> {
-              RedisState before = prepare();
+              WriteWatch.Mark before = prepare();
               Answer answer = sendRaw(request);
               check(request.toString(), request.method(), answer, before, true);
               coverage.count("raw", answer);
@@ -242,7 +246,7 @@ class FuzzTest {
             "Transfer-Encoding: chunked\r\n\r\n5\r\n{\"pa")) {
       RawReq request =
           new RawReq("POST", (enqueue + headers + rest).getBytes(StandardCharsets.ISO_8859_1), "");
-      RedisState before = prepare();
+      WriteWatch.Mark before = prepare();
       Answer answer = sendRaw(request);
       check(request.toString(), "POST", answer, before, true);
       assertThat(answer.status()).as("%s", request).isEqualTo(400);
@@ -262,16 +266,16 @@ class FuzzTest {
               (method + " * HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\n\r\n")
                   .getBytes(StandardCharsets.ISO_8859_1),
               "");
-      RedisState before = prepare();
+      WriteWatch.Mark before = prepare();
       check(request.toString(), method, sendRaw(request), before, true);
     }
   }
 
   /** Seeds if needed, idles the promoters, and reads the state to compare with. */
-  private static RedisState prepare() {
+  private static WriteWatch.Mark prepare() {
     seeds.ensure();
     RedisState.holdPromoters(redis.server());
-    return RedisState.read(redis.server());
+    return writes.mark();
   }
 
   /**
@@ -279,7 +283,7 @@ class FuzzTest {
    * not speak, and 505 is the right answer to that (not a fault of the server).
    */
   private static void check(
-      String request, String method, Answer answer, RedisState before, boolean raw) {
+      String request, String method, Answer answer, WriteWatch.Mark before, boolean raw) {
     String what = request + "\n  answered " + answer.status() + ": " + preview(answer.text());
     if (raw && answer.status() == 505) {
       assertThat(answer.contentType()).as(what).startsWith("application/json");
@@ -297,7 +301,7 @@ class FuzzTest {
       }
     }
     if (answer.status() >= 400 && answer.status() < 500) {
-      assertThat(RedisState.read(redis.server()).changesSince(before))
+      assertThat(writes.changesSince(before))
           .as("Redis keys changed by a rejected request: %s", what)
           .isEmpty();
     }
