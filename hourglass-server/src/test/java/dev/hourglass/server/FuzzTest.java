@@ -33,6 +33,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
@@ -162,7 +163,7 @@ class FuzzTest {
               check(request.toString(), request.method(), answer, before, false);
               coverage.count(request.route(), answer);
               if (answer.status() == 200) {
-                assertThat(writes.changesSince(before))
+                assertThat(changesSince(before))
                     .as("a dead list read changed Redis: %s", request)
                     .isEmpty();
               }
@@ -301,10 +302,22 @@ class FuzzTest {
       }
     }
     if (answer.status() >= 400 && answer.status() < 500) {
-      assertThat(writes.changesSince(before))
+      assertThat(changesSince(before))
           .as("Redis keys changed by a rejected request: %s", what)
           .isEmpty();
     }
+  }
+
+  /**
+   * The keys changed since {@code before}, those of retired seed queues aside. A claim given up
+   * because its client left (every raw request half-closes) may have leased the seed's ready job in
+   * the core all the same; the core hands it back asynchronously, possibly after the answer, and
+   * the next {@link Seeds#ensure} retires that seed, since its job was away when it looked. The
+   * hand-back then lands in a later request's window, on the retired seed's keys, where no request
+   * reaches: paths name the current seed only.
+   */
+  private static List<String> changesSince(WriteWatch.Mark before) {
+    return writes.changesSince(before).stream().filter(c -> !seeds.isRetired(c)).toList();
   }
 
   private static void assertErrorShape(String what, byte[] body) {
@@ -391,6 +404,7 @@ class FuzzTest {
             "i-1", JobState.INFLIGHT,
             "x-1", JobState.DEAD,
             "x-2", JobState.DEAD);
+    private static final Pattern SEED_KEY = Pattern.compile("\\{seed-(\\d+)\\.");
     private int generation;
     private String queue;
 
@@ -400,6 +414,12 @@ class FuzzTest {
 
     String queue() {
       return queue;
+    }
+
+    /** Whether this text names a key of a seed queue that {@link #ensure} replaced. */
+    boolean isRetired(String text) {
+      Matcher m = SEED_KEY.matcher(text);
+      return m.find() && Integer.parseInt(m.group(1)) < generation;
     }
 
     /** A cursor the server gave out for the seed queue's dead list, or a stale one. */
