@@ -10,6 +10,7 @@ import dev.hourglass.server.config.ServerConfig;
 import dev.hourglass.server.http.ApiContext;
 import dev.hourglass.server.http.JsonErrorHandler;
 import dev.hourglass.server.http.Ops;
+import dev.hourglass.server.http.PathCheck;
 import dev.hourglass.server.http.RequestBodies;
 import dev.hourglass.server.http.Routes;
 import dev.hourglass.server.metrics.Metrics;
@@ -117,6 +118,7 @@ public final class HourglassServer implements AutoCloseable {
                           new NetworkConnectionLimit(config.limits().maxConnections(), server);
                       server.addBean(connections);
                       metrics.httpConnections(connections::getNetworkConnectionCount);
+                      server.insertHandler(new PathCheck());
                       server.insertHandler(new GracefulHandler());
                       server.setErrorHandler(new JsonErrorHandler());
                     });

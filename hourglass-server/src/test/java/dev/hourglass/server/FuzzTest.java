@@ -348,23 +348,47 @@ class FuzzTest {
 
   // ---- sending ----
 
+  /**
+   * Sends a request. Jetty refuses some paths itself before any handler runs (not UTF-8, ambiguous
+   * encodings): it answers 400 and gives up the body, and when the body is still coming the
+   * connection's reset can overtake the 400, so the client reads nothing. A request with a body
+   * that gets no answer is therefore sent again without its body; only when that is Jetty's own 400
+   * for the path ({@code JsonErrorHandler}) is the missing answer put down to it, and the 400
+   * checked as the answer. Any other missing answer fails.
+   */
   private static Answer send(Req r) {
     String path =
         r.path()
             .replace(FuzzRequests.SEED_QUEUE, seeds.queue())
             .replace(FuzzRequests.REAL_CURSOR, seeds.cursor());
+    try {
+      return exchange(r, path, r.body());
+    } catch (IOException e) {
+      if (r.body().length > 0) {
+        try {
+          Answer bare = exchange(r, path, new byte[0]);
+          if (bare.status() == 400 && bare.text().contains("\"malformed request: ")) {
+            return bare;
+          }
+        } catch (IOException again) {
+          e.addSuppressed(again);
+        }
+      }
+      throw new UncheckedIOException("no answer to " + r, e);
+    }
+  }
+
+  private static Answer exchange(Req r, String path, byte[] body) throws IOException {
     HttpRequest.Builder b =
         HttpRequest.newBuilder(URI.create(server.baseUrl() + path)).timeout(ANSWER_TIMEOUT);
     for (String[] h : r.headers()) {
       b.header(h[0], h[1]);
     }
-    b.method(r.method(), HttpRequest.BodyPublishers.ofByteArray(r.body()));
+    b.method(r.method(), HttpRequest.BodyPublishers.ofByteArray(body));
     try {
       HttpResponse<byte[]> resp = http.send(b.build(), HttpResponse.BodyHandlers.ofByteArray());
       return new Answer(
           resp.statusCode(), resp.headers().firstValue("Content-Type").orElse(null), resp.body());
-    } catch (IOException e) {
-      throw new UncheckedIOException("no answer to " + r, e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new AssertionError("interrupted", e);

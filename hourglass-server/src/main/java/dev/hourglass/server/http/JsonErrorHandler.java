@@ -2,6 +2,7 @@ package dev.hourglass.server.http;
 
 import java.nio.ByteBuffer;
 import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpHeaderValue;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.handler.ErrorHandler;
@@ -40,6 +41,10 @@ public final class JsonErrorHandler extends ErrorHandler {
         };
     String text = code >= 500 && code != 505 ? "internal error" : "malformed request: " + message;
     response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
+    // Jetty gives up the body of a request it refuses here and closes the connection, but did not
+    // always say so: a client that reused the connection got no answer to its next request (found
+    // by FuzzTest). Saying it every time makes the close one the client expects.
+    response.getHeaders().put(HttpHeader.CONNECTION, HttpHeaderValue.CLOSE.asString());
     response.write(true, ByteBuffer.wrap(JsonOut.error(errorCode, text)), callback);
   }
 }
