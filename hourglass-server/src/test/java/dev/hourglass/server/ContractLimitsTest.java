@@ -15,11 +15,9 @@ import dev.hourglass.server.auth.Role;
 import dev.hourglass.server.auth.TokenRule;
 import dev.hourglass.testing.RedisExtension;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -127,7 +125,7 @@ class ContractLimitsTest {
       assertThat(Double.parseDouble(open.group(1))).isEqualTo(3.0);
 
       Socket fourth = connect(s, InetAddress.getLoopbackAddress());
-      send(fourth, "/health/live");
+      RawHttp.send(fourth, "GET", "/health/live", List.of(), null);
       fourth.setSoTimeout(1000);
       assertThatThrownBy(() -> RawHttp.read(fourth.getInputStream(), false))
           .as("no answer on a fourth connection while three are open")
@@ -159,15 +157,7 @@ class ContractLimitsTest {
   }
 
   private static RawHttp.Answer get(Socket socket, String path) throws IOException {
-    send(socket, path);
+    RawHttp.send(socket, "GET", path, List.of(), null);
     return RawHttp.read(socket.getInputStream(), false);
-  }
-
-  private static void send(Socket socket, String path) throws IOException {
-    OutputStream out = socket.getOutputStream();
-    out.write(
-        ("GET " + path + " HTTP/1.1\r\nHost: localhost\r\n\r\n")
-            .getBytes(StandardCharsets.US_ASCII));
-    out.flush();
   }
 }

@@ -9,7 +9,6 @@ import dev.hourglass.server.auth.Role;
 import dev.hourglass.server.auth.TokenRule;
 import dev.hourglass.testing.RedisExtension;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
@@ -258,19 +257,19 @@ final class ContractSupport {
    */
   static void sendClaim(Socket socket, String queue, String body, String token, String forwardedFor)
       throws IOException {
-    OutputStream out = socket.getOutputStream();
-    out.write(
-        ("POST /v1/queues/"
-                + queue
-                + "/claim HTTP/1.1\r\nHost: localhost\r\n"
-                + (token == null ? "" : "Authorization: Bearer " + token + "\r\n")
-                + (forwardedFor == null ? "" : "X-Forwarded-For: " + forwardedFor + "\r\n")
-                + "Content-Type: application/json\r\nContent-Length: "
-                + body.length()
-                + "\r\n\r\n"
-                + body)
-            .getBytes(StandardCharsets.US_ASCII));
-    out.flush();
+    List<String> headers = new ArrayList<>(List.of("Content-Type: application/json"));
+    if (token != null) {
+      headers.add("Authorization: Bearer " + token);
+    }
+    if (forwardedFor != null) {
+      headers.add("X-Forwarded-For: " + forwardedFor);
+    }
+    RawHttp.send(
+        socket,
+        "POST",
+        "/v1/queues/" + queue + "/claim",
+        headers,
+        body.getBytes(StandardCharsets.US_ASCII));
   }
 
   /** Enqueues and asserts 201; returns the answer's body. */

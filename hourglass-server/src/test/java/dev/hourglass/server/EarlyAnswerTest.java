@@ -54,16 +54,7 @@ class EarlyAnswerTest {
         for (byte[] sent : List.of(new byte[0], body)) {
           try (Socket socket = new Socket("127.0.0.1", s.server().port())) {
             socket.setSoTimeout(20_000);
-            OutputStream out = socket.getOutputStream();
-            out.write(
-                ascii(
-                    "PUT "
-                        + path
-                        + " HTTP/1.1\r\nHost: localhost\r\nContent-Length: "
-                        + sent.length
-                        + "\r\n\r\n"));
-            out.write(sent);
-            out.flush();
+            RawHttp.send(socket, "PUT", path, List.of(), sent);
             RawHttp.Answer answer = RawHttp.read(socket.getInputStream(), false);
             assertThat(answer.status()).as("%s, %s bytes", path, sent.length).isEqualTo(400);
             assertThat(answer.text()).contains("\"bad_request\"", "not percent-encoded UTF-8");

@@ -3,12 +3,35 @@ package dev.hourglass.server;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Locale;
 
-/** Reads HTTP/1.1 responses off a raw socket, for tests that write the requests byte by byte. */
+/** Writes HTTP/1.1 requests to a raw socket and reads the responses off it, byte by byte. */
 final class RawHttp {
   private RawHttp() {}
+
+  /**
+   * Writes one request: its line, {@code Host}, these header lines, and with a {@code body} (null
+   * for none) its {@code Content-Length} and the body.
+   */
+  static void send(Socket socket, String method, String path, List<String> headers, byte[] body)
+      throws IOException {
+    StringBuilder head =
+        new StringBuilder(method + " " + path + " HTTP/1.1\r\nHost: localhost\r\n");
+    headers.forEach(h -> head.append(h).append("\r\n"));
+    if (body != null) {
+      head.append("Content-Length: ").append(body.length).append("\r\n");
+    }
+    OutputStream out = socket.getOutputStream();
+    out.write(head.append("\r\n").toString().getBytes(StandardCharsets.ISO_8859_1));
+    if (body != null) {
+      out.write(body);
+    }
+    out.flush();
+  }
 
   record Answer(int status, String contentType, byte[] body) {
     String text() {

@@ -61,13 +61,9 @@ public final class TestServer implements AutoCloseable {
 
   /** A quick-stopping server on {@code redisUri} with auth off and this archive database. */
   public static TestServer startWithArchive(String redisUri, ArchiveConfig archive) {
-    ServerConfig config =
-        ConfigLoader.load(
-            Map.of("port", "0", "data-dir", "unused-data-dir", "shutdown-timeout-ms", "0"),
-            Map.of(),
-            null);
     return new TestServer(
-        HourglassServer.start(config.with(Optional.of(redisUri), List.of()).withArchive(archive)));
+        HourglassServer.start(
+            quickStopConfig(Map.of()).with(Optional.of(redisUri), List.of()).withArchive(archive)));
   }
 
   /** {@link #startWithArchive(String, ArchiveConfig)} on a test database, 30 days, bound 1000. */
@@ -92,12 +88,17 @@ public final class TestServer implements AutoCloseable {
    */
   public static TestServer startQuickStop(
       String redisUri, List<TokenRule> tokens, Map<String, String> settings) {
+    return new TestServer(
+        HourglassServer.start(quickStopConfig(settings).with(Optional.of(redisUri), tokens)));
+  }
+
+  /** A free port, no data directory in use, shutdown timeout 0, then these settings. */
+  private static ServerConfig quickStopConfig(Map<String, String> settings) {
     Map<String, String> flags =
         new HashMap<>(
             Map.of("port", "0", "data-dir", "unused-data-dir", "shutdown-timeout-ms", "0"));
     flags.putAll(settings);
-    ServerConfig config = ConfigLoader.load(flags, Map.of(), null);
-    return new TestServer(HourglassServer.start(config.with(Optional.of(redisUri), tokens)));
+    return ConfigLoader.load(flags, Map.of(), null);
   }
 
   public HourglassServer server() {
