@@ -7,6 +7,8 @@ import dev.hourglass.QueueSettings;
 import dev.hourglass.Worker;
 import dev.hourglass.embedded.RedisCluster;
 import dev.hourglass.embedded.RedisServer;
+import dev.hourglass.embedded.SlotMigration;
+import dev.hourglass.internal.store.Keys;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,6 +26,11 @@ import java.util.concurrent.locks.LockSupport;
  * shared by the three masters and the client, so throughput cannot show the spread; CPU per job on
  * the busiest master does. Hourglass alone: Redisson's RDelayedQueue keeps a queue in one hash
  * slot, so it cannot span nodes.
+ *
+ * <p>{@code --colocate} first moves the slots of the P = 3 partitions onto one master: the P = 3
+ * runs then cost that one master what partitioning itself costs, with no other Redis server busy on
+ * the machine's cores, and the COLOCATED line compares it with P = 1 (1.0 means partitioning adds
+ * no Redis work per job).
  */
 final class ClusterBench {
   private static final String QUEUE = "cluster";
@@ -35,11 +42,13 @@ final class ClusterBench {
     int jobs = 50_000;
     int maxDelayMs = 2000;
     int rounds = 3;
+    boolean colocate = false;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--jobs" -> jobs = positive(args, ++i);
         case "--max-delay-ms" -> maxDelayMs = positive(args, ++i);
         case "--rounds" -> rounds = positive(args, ++i);
+        case "--colocate" -> colocate = true;
         case "--systems" -> {
           if (!args[++i].equals("hourglass")) {
             usage("the cluster workload runs on hourglass only");
@@ -49,13 +58,21 @@ final class ClusterBench {
       }
     }
     System.out.printf(
-        "# hourglass-bench cluster --jobs %d --max-delay-ms %d --rounds %d; java %s; %d cores%n",
-        jobs, maxDelayMs, rounds, Runtime.version(), Runtime.getRuntime().availableProcessors());
+        "# hourglass-bench cluster --jobs %d --max-delay-ms %d --rounds %d%s; java %s; %d cores%n",
+        jobs,
+        maxDelayMs,
+        rounds,
+        colocate ? " --colocate" : "",
+        Runtime.version(),
+        Runtime.getRuntime().availableProcessors());
     System.out.println(
         "# Hourglass alone: Redisson's RDelayedQueue keeps a queue in one hash slot, so one"
             + " queue cannot span the cluster's nodes.");
     try (RedisCluster cluster = RedisCluster.create()) {
       cluster.start();
+      if (colocate) {
+        colocate(cluster);
+      }
       run(cluster, 3, Math.max(1000, jobs / 5), maxDelayMs); // warm-up (JIT), unreported
       double[] busiest = new double[2];
       for (int round = 1; round <= rounds; round++) {
@@ -67,14 +84,34 @@ final class ClusterBench {
           System.out.flush();
         }
       }
-      System.out.printf(
-          Locale.ROOT,
-          "RATIO workload=cluster busiest_master_cpu_per_job_p3_over_p1=%.2f target=0.4"
-              + " note=needs_both_systems%n",
-          busiest[0] / busiest[1]);
+      if (colocate) {
+        System.out.printf(
+            Locale.ROOT,
+            "COLOCATED workload=cluster master_cpu_per_job_p3_on_one_master_over_p1=%.2f%n",
+            busiest[0] / busiest[1]);
+      } else {
+        System.out.printf(
+            Locale.ROOT,
+            "RATIO workload=cluster busiest_master_cpu_per_job_p3_over_p1=%.2f target=0.4"
+                + " note=needs_both_systems%n",
+            busiest[0] / busiest[1]);
+      }
     }
     System.out.flush();
     System.exit(0); // client threads must not hold the JVM
+  }
+
+  /** Moves the slots of partitions 1 and 2 of the P = 3 queue to the master of partition 0. */
+  private static void colocate(RedisCluster cluster) {
+    RedisServer target = cluster.masterOf(Keys.slot(Keys.partitionTag(QUEUE, 0, 3)));
+    for (int p = 1; p < 3; p++) {
+      SlotMigration move = cluster.migrateSlot(Keys.slot(Keys.partitionTag(QUEUE, p, 3)), target);
+      while (move.moveKeys(1000) > 0) {
+        // the cluster was just started: nothing to move, but a migration moves keys until none left
+      }
+      move.finish();
+    }
+    System.out.println("# --colocate: the three partitions of the P = 3 queue are on " + target);
   }
 
   /** One measured run: jobs/s and per master the Redis CPU microseconds per job. */
@@ -211,7 +248,7 @@ final class ClusterBench {
     System.err.println("hourglass-bench cluster: " + message);
     System.err.println(
         "usage: hourglass-bench/run cluster [--jobs N] [--max-delay-ms D] [--rounds R]"
-            + " [--systems hourglass]");
+            + " [--colocate] [--systems hourglass]");
     System.exit(2);
   }
 }

@@ -10,13 +10,14 @@ import java.util.function.Function;
 
 /**
  * Coalesces concurrent calls of one kind on one partition into few script calls, with no added
- * delay: a call is sent at once when fewer than {@value #MAX_IN_FLIGHT} of its kind are in flight;
- * calls that arrive meanwhile wait and go together in the next script call (up to {@code
- * maxBatch}). When idle it costs nothing; under load many small scripts become few large ones, and
- * the second call in flight keeps Redis busy while the client encodes the next and decodes the last
- * (measured: about 1.2x to 1.4x the single-enqueue rate of one call in flight). Each item is still
- * handled atomically by the one script call that carries it; items of different calls may reach
- * Redis in either order.
+ * delay: a call is sent at once when fewer than {@code maxInFlight} of its kind are in flight
+ * ({@value #MAX_IN_FLIGHT} on a queue of one partition, shared by a queue's partitions: {@link
+ * QueueTopology.Snapshot#inFlightPerPartition}); calls that arrive meanwhile wait and go together
+ * in the next script call (up to {@code maxBatch}). When idle it costs nothing; under load many
+ * small scripts become few large ones, and the second call in flight keeps Redis busy while the
+ * client encodes the next and decodes the last (measured: about 1.2x to 1.4x the single-enqueue
+ * rate of one call in flight). Each item is still handled atomically by the one script call that
+ * carries it; items of different calls may reach Redis in either order.
  *
  * @param <I> what one caller submits
  * @param <R> what one caller gets back
@@ -30,18 +31,22 @@ final class CallBatcher<I, R> {
 
   private final Sender<I> sender;
   private final Executor callbacks;
+
+  /** Calls in flight on a queue of one partition. */
   static final int MAX_IN_FLIGHT = 2;
 
   private final int maxBatch;
+  private final int maxInFlight;
   private final ArrayDeque<Pending<I, R>> pending = new ArrayDeque<>(); // guarded by this
   private int sending; // calls in flight, guarded by this
 
   private record Pending<I, R>(I item, CompletableFuture<R> result) {}
 
-  CallBatcher(Sender<I> sender, Executor callbacks, int maxBatch) {
+  CallBatcher(Sender<I> sender, Executor callbacks, int maxBatch, int maxInFlight) {
     this.sender = sender;
     this.callbacks = callbacks;
     this.maxBatch = maxBatch;
+    this.maxInFlight = maxInFlight;
   }
 
   CompletableFuture<R> submit(I item) {
@@ -49,7 +54,7 @@ final class CallBatcher<I, R> {
     List<Pending<I, R>> batch = null;
     synchronized (this) {
       pending.add(p);
-      if (sending < MAX_IN_FLIGHT) {
+      if (sending < maxInFlight) {
         sending++;
         batch = drain();
       }

@@ -14,30 +14,40 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The claim loop of a worker on one partition. Each claim asks for as many jobs as the worker may
- * still hold ({@link Capacity}, up to maxClaim), and up to {@value #MAX_CLAIMS_IN_FLIGHT} claims
- * may be in flight, so the round trip does not bound throughput. When a claim comes back short, the
- * partition has nothing ready: the loop lets the claims in flight land, then blocks on the
- * partition's wake list (BLPOP, on a connection of its own) until a producer or promoter pushes a
- * token or {@code idleWait} passes. It never spins.
+ * still hold ({@link Capacity}, up to maxClaim), and several claims may be in flight, so the round
+ * trip does not bound throughput: {@value #MAX_CLAIMS_IN_FLIGHT} on a queue of one partition,
+ * shared by a queue's partitions ({@link QueueTopology.Snapshot#inFlightPerPartition}), since every
+ * claim loop of the worker draws on the same capacity. When a claim comes back short, the partition
+ * has nothing ready: the loop lets the claims in flight land, then blocks on the partition's wake
+ * list (BLPOP, on a connection of its own) until a producer or promoter pushes a token or {@code
+ * idleWait} passes. It never spins.
  */
 final class ClaimLoop implements Runnable {
   private static final Logger log = LoggerFactory.getLogger(ClaimLoop.class);
   private static final long MAX_FAILURE_BACKOFF_MS = 2000;
-  private static final int MAX_CLAIMS_IN_FLIGHT = 4;
+  static final int MAX_CLAIMS_IN_FLIGHT = 4;
 
   private final RedisQueue queue;
   private final Partition part;
   private final WorkerImpl worker;
   private final Duration commandTimeout;
   private final Thread thread;
-  private final Semaphore claimsInFlight = new Semaphore(MAX_CLAIMS_IN_FLIGHT);
+  private final int maxInFlight;
+  private final Semaphore claimsInFlight;
   // Set by claim replies, read by the loop: ready ran dry, or a claim failed.
   private volatile boolean drained;
   private volatile HourglassException failure;
   private final BlockingConnection blocking;
 
-  ClaimLoop(HourglassClient client, RedisQueue queue, Partition part, WorkerImpl worker) {
+  ClaimLoop(
+      HourglassClient client,
+      RedisQueue queue,
+      Partition part,
+      int maxInFlight,
+      WorkerImpl worker) {
     this.queue = queue;
+    this.maxInFlight = maxInFlight;
+    this.claimsInFlight = new Semaphore(maxInFlight);
     this.part = part;
     this.worker = worker;
     this.commandTimeout = client.redis.commandTimeout();
@@ -123,8 +133,8 @@ final class ClaimLoop implements Runnable {
   }
 
   private void awaitClaimsInFlight() throws InterruptedException {
-    claimsInFlight.acquire(MAX_CLAIMS_IN_FLIGHT);
-    claimsInFlight.release(MAX_CLAIMS_IN_FLIGHT);
+    claimsInFlight.acquire(maxInFlight);
+    claimsInFlight.release(maxInFlight);
   }
 
   /**
@@ -155,8 +165,8 @@ final class ClaimLoop implements Runnable {
     long waitMs = commandTimeout.plusSeconds(1).toMillis();
     try {
       thread.join(waitMs);
-      if (claimsInFlight.tryAcquire(MAX_CLAIMS_IN_FLIGHT, waitMs, TimeUnit.MILLISECONDS)) {
-        claimsInFlight.release(MAX_CLAIMS_IN_FLIGHT);
+      if (claimsInFlight.tryAcquire(maxInFlight, waitMs, TimeUnit.MILLISECONDS)) {
+        claimsInFlight.release(maxInFlight);
       }
     } catch (InterruptedException e) {
       // the caller is interrupted: stop waiting

@@ -71,7 +71,8 @@ final class Enqueues {
                                   send(part, topology.cached(), jobs)
                                       .thenApply(List::<Object>copyOf),
                               client.callbacks,
-                              CHUNK))
+                              CHUNK,
+                              s.inFlightPerPartition(CallBatcher.MAX_IN_FLIGHT)))
                   .submit(job);
             });
   }

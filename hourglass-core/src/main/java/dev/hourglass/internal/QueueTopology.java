@@ -31,6 +31,18 @@ final class QueueTopology {
       return settings.slotWidth().toMillis();
     }
 
+    /**
+     * How many calls of one kind a client keeps in flight on each partition when {@code perQueue}
+     * is what it keeps in flight on a queue of one partition: that budget shared by the partitions,
+     * at least one each. So a busy queue's calls do not multiply with its partitions: each
+     * partition's master gets calls in proportion to its share of the jobs (a cluster's masters
+     * each do their share of the work, not the whole queue's round trips), and a stalled master
+     * holds up only its own partition.
+     */
+    int inFlightPerPartition(int perQueue) {
+      return Math.max(1, perQueue / partitions.size());
+    }
+
     /** The start of the time slot a job due at {@code dueMs} (server clock) belongs in. */
     long slotStart(long dueMs) {
       return Keys.slotStart(dueMs, settings.slotWidth().toMillis());

@@ -49,7 +49,10 @@ final class Settlements {
                       part,
                       k ->
                           new CallBatcher<Receipt, Void>(
-                              acks -> sendAcks(part, acks), client.callbacks, ACK_BATCH))
+                              acks -> sendAcks(part, acks),
+                              client.callbacks,
+                              ACK_BATCH,
+                              s.inFlightPerPartition(CallBatcher.MAX_IN_FLIGHT)))
                   .submit(new Receipt(id, receipt));
             });
   }

@@ -88,8 +88,10 @@ final class WorkerImpl<T> implements Worker {
 
   void start() {
     client.promoters.ensure(queue);
-    for (Partition part : queue.topology.snapshot().partitions()) {
-      ClaimLoop loop = new ClaimLoop(client, queue, part, this);
+    QueueTopology.Snapshot s = queue.topology.snapshot();
+    int inFlight = s.inFlightPerPartition(ClaimLoop.MAX_CLAIMS_IN_FLIGHT);
+    for (Partition part : s.partitions()) {
+      ClaimLoop loop = new ClaimLoop(client, queue, part, inFlight, this);
       loops.add(loop);
       loop.start();
     }

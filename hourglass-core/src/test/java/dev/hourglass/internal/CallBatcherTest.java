@@ -2,7 +2,9 @@ package dev.hourglass.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.hourglass.QueueSettings;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -16,15 +18,20 @@ class CallBatcherTest {
   private record Call(List<Integer> items, CompletableFuture<List<Object>> reply) {}
 
   private final List<Call> calls = new CopyOnWriteArrayList<>();
-  private final CallBatcher<Integer, String> batcher =
-      new CallBatcher<>(
-          items -> {
-            CompletableFuture<List<Object>> reply = new CompletableFuture<>();
-            calls.add(new Call(items, reply));
-            return reply;
-          },
-          Runnable::run,
-          3);
+  private final CallBatcher<Integer, String> batcher = batcher(3, CallBatcher.MAX_IN_FLIGHT);
+
+  /** A batcher whose calls land in {@link #calls}, answered when the test completes them. */
+  private CallBatcher<Integer, String> batcher(int maxBatch, int maxInFlight) {
+    return new CallBatcher<>(
+        items -> {
+          CompletableFuture<List<Object>> reply = new CompletableFuture<>();
+          calls.add(new Call(items, reply));
+          return reply;
+        },
+        Runnable::run,
+        maxBatch,
+        maxInFlight);
+  }
 
   private static List<Object> answers(List<Integer> items) {
     List<Object> out = new ArrayList<>();
@@ -64,6 +71,36 @@ class CallBatcherTest {
     assertThat(calls).hasSize(5);
     assertThat(calls.get(4).items()).containsExactly(9);
     assertThat(later).isNotDone();
+  }
+
+  @Test
+  void aQueuesPartitionsShareItsCallsInFlight() {
+    assertThat(snapshotOf(1).inFlightPerPartition(CallBatcher.MAX_IN_FLIGHT)).isEqualTo(2);
+    assertThat(snapshotOf(2).inFlightPerPartition(CallBatcher.MAX_IN_FLIGHT)).isEqualTo(1);
+    assertThat(snapshotOf(3).inFlightPerPartition(ClaimLoop.MAX_CLAIMS_IN_FLIGHT)).isEqualTo(1);
+    assertThat(snapshotOf(2).inFlightPerPartition(ClaimLoop.MAX_CLAIMS_IN_FLIGHT)).isEqualTo(2);
+    assertThat(snapshotOf(64).inFlightPerPartition(ClaimLoop.MAX_CLAIMS_IN_FLIGHT))
+        .as("at least one each")
+        .isEqualTo(1);
+
+    // With one in flight, everything submitted meanwhile goes in the next call.
+    CallBatcher<Integer, String> shared = batcher(10, 1);
+    List<CompletableFuture<String>> results = new ArrayList<>();
+    for (int i = 1; i <= 4; i++) {
+      results.add(shared.submit(i));
+    }
+    assertThat(calls).extracting(Call::items).containsExactly(List.of(1));
+    calls.get(0).reply().complete(answers(List.of(1)));
+    assertThat(calls).extracting(Call::items).containsExactly(List.of(1), List.of(2, 3, 4));
+    calls.get(1).reply().complete(answers(List.of(2, 3, 4)));
+    assertThat(results.get(3)).isCompletedWithValue("ok 4");
+  }
+
+  private static QueueTopology.Snapshot snapshotOf(int partitions) {
+    return new QueueTopology.Snapshot(
+        QueueSettings.builder().partitions(partitions).build(),
+        Collections.nCopies(partitions, null),
+        1);
   }
 
   @Test
