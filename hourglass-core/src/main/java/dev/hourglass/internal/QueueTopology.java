@@ -34,10 +34,9 @@ final class QueueTopology {
     /**
      * How many calls of one kind a client keeps in flight on each partition when {@code perQueue}
      * is what it keeps in flight on a queue of one partition: that budget shared by the partitions,
-     * at least one each. So a busy queue's calls do not multiply with its partitions: each
-     * partition's master gets calls in proportion to its share of the jobs (a cluster's masters
-     * each do their share of the work, not the whole queue's round trips), and a stalled master
-     * holds up only its own partition.
+     * at least one each. So a busy queue's calls in flight do not multiply with its partitions,
+     * each partition's calls carry more jobs (on a cluster, fewer script calls per job on each
+     * master), and a stalled master still holds up only its own partition.
      */
     int inFlightPerPartition(int perQueue) {
       return Math.max(1, perQueue / partitions.size());
