@@ -25,6 +25,7 @@ final class Usage {
                                                          kill, so that it lags;
                                                          see docs/RELIABILITY.md)
              hourglass-bench/run cluster [--jobs N] [--max-delay-ms D] [--rounds R]
+                                         [--colocate]
                                                         (one queue at P = 3 and at P = 1 partitions
                                                          on a three-master embedded Redis Cluster:
                                                          N jobs [50000] due over [0, D) ms [2000],
@@ -35,7 +36,12 @@ final class Usage {
                                                          P = 1, averaged over R rounds [3] (target
                                                          <= 0.4); Hourglass alone: RDelayedQueue
                                                          keeps a queue in one hash slot, so it
-                                                         cannot span nodes; see docs/BENCHMARKS.md)
+                                                         cannot span nodes; --colocate first moves
+                                                         the P = 3 partitions onto one master and
+                                                         prints COLOCATED, P = 3 over P = 1 on
+                                                         that one master (1.0: partitioning adds
+                                                         no Redis work per job); see
+                                                         docs/BENCHMARKS.md)
              hourglass-bench/run soak --minutes M --seed S [--topology standalone|sentinel|
                                                          cluster] ...
                                                         (faults from the seed against Redis (kills,
