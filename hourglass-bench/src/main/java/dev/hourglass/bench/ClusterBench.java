@@ -7,7 +7,6 @@ import dev.hourglass.QueueSettings;
 import dev.hourglass.Worker;
 import dev.hourglass.embedded.RedisCluster;
 import dev.hourglass.embedded.RedisServer;
-import dev.hourglass.embedded.SlotMigration;
 import dev.hourglass.internal.store.Keys;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -105,11 +104,8 @@ final class ClusterBench {
   private static void colocate(RedisCluster cluster) {
     RedisServer target = cluster.masterOf(Keys.slot(Keys.partitionTag(QUEUE, 0, 3)));
     for (int p = 1; p < 3; p++) {
-      SlotMigration move = cluster.migrateSlot(Keys.slot(Keys.partitionTag(QUEUE, p, 3)), target);
-      while (move.moveKeys(1000) > 0) {
-        // the cluster was just started: nothing to move, but a migration moves keys until none left
-      }
-      move.finish();
+      // finish() moves the slot's keys (none: the cluster was just started), then hands it over
+      cluster.migrateSlot(Keys.slot(Keys.partitionTag(QUEUE, p, 3)), target).finish();
     }
     System.out.println("# --colocate: the three partitions of the P = 3 queue are on " + target);
   }
