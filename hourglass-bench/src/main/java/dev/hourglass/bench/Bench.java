@@ -61,7 +61,12 @@ public final class Bench {
     Workload workload = Workload.named(options.workload());
     List<String> systems = options.systems();
     Map<String, Fields> results = new LinkedHashMap<>();
-    try (RedisTarget redis = RedisTarget.open(options.redis())) {
+    if (options.redisServer() != null) {
+      // Every redis-server this JVM starts (hourglass-embedded reads it) is this one.
+      System.setProperty("hourglass.redis.server", options.redisServer());
+    }
+    try (RedisTarget redis = RedisTarget.open(options.redis());
+        AutoCloseable closeWorkload = workload::close) {
       out.println("# hourglass-bench " + options);
       out.println(
           "# "
@@ -118,6 +123,9 @@ public final class Bench {
       ratio = workload.ratio(hourglass, redisson).toString();
     }
     out.println("RATIO workload=" + workload.name() + " " + ratio);
+    for (String line : workload.moreRatioLines(results)) {
+      out.println("RATIO workload=" + workload.name() + " " + line);
+    }
     return results;
   }
 
@@ -162,7 +170,7 @@ public final class Bench {
               + ": warm-up run "
               + round
               + ": "
-              + run.run(options.withJobs(warmup), WARMUP_QUEUE));
+              + run.run(options.forWarmup(warmup), WARMUP_QUEUE));
     }
     redis.flushAll();
     // A marker a profiler can wait for: what follows is the measured run.

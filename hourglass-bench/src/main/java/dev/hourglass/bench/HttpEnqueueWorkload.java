@@ -1,6 +1,5 @@
 package dev.hourglass.bench;
 
-import java.lang.management.ManagementFactory;
 import java.util.Base64;
 import java.util.List;
 
@@ -92,13 +91,11 @@ final class HttpEnqueueWorkload implements Workload {
   }
 
   /**
-   * CPU used by this JVM and by Redis, and memory allocated by this JVM's threads, from {@link
-   * #start} on. A thread that ends meanwhile takes its allocations with it; a run's threads
-   * (Jetty's, Lettuce's, the client's) live through it.
+   * CPU used by this JVM and by Redis, and memory allocated by this JVM's threads, from start on.
    */
-  private record Cpu(RedisTarget redis, long jvmStartNanos, double redisSeconds, long allocated) {
+  private record Cpu(RedisTarget redis, JvmCost jvm, double redisSeconds) {
     static Cpu start(RedisTarget redis) {
-      return new Cpu(redis, jvmNanos(), redis.cpuSeconds(), allocatedBytes());
+      return new Cpu(redis, JvmCost.now(), redis.cpuSeconds());
     }
 
     /**
@@ -106,33 +103,16 @@ final class HttpEnqueueWorkload implements Workload {
      * <who>_alloc_kb_per_<unit>} (this JVM).
      */
     Fields perUnit(String who, String unit, long count) {
-      double jvmUs = (jvmNanos() - jvmStartNanos) / 1e3;
+      JvmCost spent = jvm.since();
       double redisUs = (redis.cpuSeconds() - redisSeconds) * 1e6;
-      double allocatedKb = (allocatedBytes() - allocated) / 1024.0;
       return new Fields()
-          .put(who + "_cpu_us_per_" + unit, round1(jvmUs / count))
+          .put(who + "_cpu_us_per_" + unit, round1(spent.cpuMicros() / count))
           .put("redis_cpu_us_per_" + unit, round1(redisUs / count))
-          .put(who + "_alloc_kb_per_" + unit, round1(allocatedKb / count));
+          .put(who + "_alloc_kb_per_" + unit, round1(spent.allocatedKb() / count));
     }
 
     private static double round1(double v) {
       return Math.round(v * 10) / 10.0;
-    }
-
-    private static long jvmNanos() {
-      return ((com.sun.management.OperatingSystemMXBean)
-              ManagementFactory.getOperatingSystemMXBean())
-          .getProcessCpuTime();
-    }
-
-    private static long allocatedBytes() {
-      com.sun.management.ThreadMXBean threads =
-          (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-      long sum = 0;
-      for (long bytes : threads.getThreadAllocatedBytes(threads.getAllThreadIds())) {
-        sum += Math.max(0, bytes); // -1: the thread has ended
-      }
-      return sum;
     }
   }
 

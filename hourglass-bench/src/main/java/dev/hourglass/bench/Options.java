@@ -15,10 +15,13 @@ final class Options {
   static final List<String> SYSTEMS = List.of("hourglass", "redisson");
 
   /** Systems run only when asked for by --systems. */
-  static final List<String> EXTRA_SYSTEMS = List.of("hourglass-http");
+  static final List<String> EXTRA_SYSTEMS = List.of("hourglass-http", RawRedisSystem.NAME);
+
+  /** The cost workload's systems unless --systems says otherwise: the two, and the floor. */
+  static final List<String> COST_SYSTEMS = List.of("hourglass", "redisson", RawRedisSystem.NAME);
 
   static final List<String> WORKLOADS =
-      List.of("enqueue", "e2e", "memory", "scale", "idle", "http-enqueue", "forward");
+      List.of("enqueue", "e2e", "memory", "scale", "idle", "http-enqueue", "forward", "cost");
 
   /** The brokers of the forward workload. */
   static final List<String> BROKERS = List.of("amqp", "kafka");
@@ -48,16 +51,20 @@ final class Options {
           "queues",
           "connections",
           "broker",
-          "concurrency");
+          "concurrency",
+          "callgrind-jobs",
+          "redis-server");
 
   private final String workload;
   private final boolean help;
   private final Map<String, String> values;
+  private final boolean warmup;
 
-  private Options(String workload, boolean help, Map<String, String> values) {
+  private Options(String workload, boolean help, Map<String, String> values, boolean warmup) {
     this.workload = workload;
     this.help = help;
     this.values = values;
+    this.warmup = warmup;
   }
 
   /** Thrown for a bad command line; the launcher exits with code 2. */
@@ -99,7 +106,7 @@ final class Options {
         throw new UsageException("unexpected argument '" + arg + "' after workload " + workload);
       }
     }
-    Options o = new Options(workload, help, values);
+    Options o = new Options(workload, help, values, false);
     if (!help) {
       o.check();
     }
@@ -119,7 +126,8 @@ final class Options {
       intOption(name, 1, 1, Integer.MAX_VALUE);
     }
     intOption("warmup-rounds", 1, 0, 100);
-    for (String name : List.of("warmup-jobs", "redisson-cap", "burst-jobs", "timeout-s")) {
+    for (String name :
+        List.of("warmup-jobs", "redisson-cap", "burst-jobs", "timeout-s", "callgrind-jobs")) {
       intOption(name, 0, 0, Integer.MAX_VALUE);
     }
     intOption("prefetch", 0, 0, 100_000); // WorkerOptions' limit
@@ -140,6 +148,10 @@ final class Options {
     }
     if ("forward".equals(workload) && !systems().equals(List.of("hourglass"))) {
       throw new UsageException("the forward workload runs on --systems hourglass only");
+    }
+    String server = values.get("redis-server");
+    if (server != null && !java.nio.file.Files.isExecutable(java.nio.file.Path.of(server))) {
+      throw new UsageException("--redis-server " + server + " is not an executable file");
     }
     String redis = values.get("redis");
     if (redis != null && !(redis.startsWith("redis://") || redis.startsWith("rediss://"))) {
@@ -213,6 +225,7 @@ final class Options {
       return switch (workload) {
         case "http-enqueue" -> HTTP_ENQUEUE_SYSTEMS;
         case "forward" -> List.of("hourglass");
+        case "cost" -> COST_SYSTEMS;
         default -> SYSTEMS;
       };
     }
@@ -297,11 +310,26 @@ final class Options {
     return longOrDefault("seed", 1);
   }
 
-  /** A copy with {@code --jobs} replaced; used for warm-up runs. */
-  Options withJobs(int jobs) {
+  /** The options of a warm-up run: {@code --jobs} replaced, and {@link #warmup()} true. */
+  Options forWarmup(int jobs) {
     Map<String, String> copy = new LinkedHashMap<>(values);
     copy.put("jobs", Integer.toString(jobs));
-    return new Options(workload, help, copy);
+    return new Options(workload, help, copy, true);
+  }
+
+  /** Whether these are a warm-up run's options, whose figures are not reported. */
+  boolean warmup() {
+    return warmup;
+  }
+
+  /** Jobs of the cost workload's run under callgrind; 0 for none. */
+  int callgrindJobs(int dflt) {
+    return intOrDefault("callgrind-jobs", dflt);
+  }
+
+  /** A redis-server executable to start instead of the embedded one, or null. */
+  String redisServer() {
+    return values.get("redis-server");
   }
 
   @Override

@@ -10,15 +10,20 @@ import io.lettuce.core.ScanCursor;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.models.command.CommandDetail;
+import io.lettuce.core.models.command.CommandDetailParser;
 import io.lettuce.core.output.IntegerOutput;
 import io.lettuce.core.output.StatusOutput;
 import io.lettuce.core.protocol.CommandArgs;
 import io.lettuce.core.protocol.CommandType;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -171,6 +176,24 @@ final class RedisTarget implements AutoCloseable {
       }
     }
     return calls;
+  }
+
+  /**
+   * Which of these commands (commandstats names: {@code config|resetstat} is CONFIG's subcommand)
+   * no script may run: COMMAND INFO flags them noscript.
+   */
+  Set<String> noscriptCommands(Collection<String> commands) {
+    Set<String> noscript = new HashSet<>();
+    for (String command : commands) {
+      String top = command.contains("|") ? command.substring(0, command.indexOf('|')) : command;
+      List<CommandDetail> details = CommandDetailParser.parse(redis.commandInfo(top));
+      if (!details.isEmpty()
+          && details.get(0) != null
+          && details.get(0).getFlags().contains(CommandDetail.Flag.NOSCRIPT)) {
+        noscript.add(command);
+      }
+    }
+    return noscript;
   }
 
   /** Up to {@code max} key names, by SCAN. */

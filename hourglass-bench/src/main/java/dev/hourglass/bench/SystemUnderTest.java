@@ -20,6 +20,7 @@ interface SystemUnderTest extends AutoCloseable {
       case "hourglass" -> new HourglassSystem(redisUri, queue, options.prefetch());
       case "redisson" -> new RedissonSystem(redisUri, queue);
       case "hourglass-http" -> new HttpSystem(redisUri, queue);
+      case RawRedisSystem.NAME -> new RawRedisSystem(redisUri, queue);
       default -> throw new IllegalArgumentException("unknown system " + system);
     };
   }

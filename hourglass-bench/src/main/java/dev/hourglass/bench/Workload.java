@@ -1,6 +1,7 @@
 package dev.hourglass.bench;
 
 import java.util.List;
+import java.util.Map;
 
 /** One benchmark workload; it runs on one system at a time, on a freshly flushed Redis. */
 interface Workload {
@@ -14,6 +15,7 @@ interface Workload {
       case "idle" -> new IdleWorkload();
       case "http-enqueue" -> new HttpEnqueueWorkload();
       case "forward" -> new ForwardWorkload();
+      case "cost" -> new CostWorkload();
       default -> throw new IllegalArgumentException("unknown workload " + name);
     };
   }
@@ -28,6 +30,14 @@ interface Workload {
    * *_x_lower} (redisson / hourglass), so that above 1 always means Hourglass does better.
    */
   Fields ratio(Fields hourglass, Fields redisson);
+
+  /** RATIO lines beyond {@link #ratio}'s, each without its {@code RATIO workload=} head. */
+  default List<String> moreRatioLines(Map<String, Fields> results) {
+    return List.of();
+  }
+
+  /** Releases what the workload started for itself (a server of its own); nothing by default. */
+  default void close() {}
 
   /** The two systems whose RESULT fields {@link #ratio} compares, in its order. */
   default List<String> ratioSystems() {

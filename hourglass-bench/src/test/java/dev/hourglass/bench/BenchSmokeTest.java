@@ -114,6 +114,68 @@ class BenchSmokeTest {
     }
   }
 
+  /**
+   * The cost workload on the three systems, the last also under callgrind: per job Redis's CPU,
+   * calls, commands and instructions, the client's CPU; two RATIO lines.
+   */
+  @Test
+  void cost() throws Exception {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
+      new Bench(
+              Options.parse(
+                  "cost",
+                  "--jobs",
+                  "600",
+                  "--max-delay-ms",
+                  "300",
+                  "--warmup-jobs",
+                  "0",
+                  "--callgrind-jobs",
+                  "200"),
+              out)
+          .run();
+    }
+    List<Map<String, String>> results = new ArrayList<>();
+    List<Map<String, String>> ratios = new ArrayList<>();
+    for (String line : bytes.toString(StandardCharsets.UTF_8).split("\n")) {
+      if (line.startsWith("RESULT ")) {
+        results.add(Fields.parse(line));
+      } else if (line.startsWith("RATIO ")) {
+        ratios.add(Fields.parse(line));
+      }
+    }
+    assertThat(results)
+        .extracting(r -> r.get("system"))
+        .containsExactly("hourglass", "redisson", "redis-raw");
+    for (Map<String, String> r : results) {
+      assertThat(r).containsEntry("delivered", "600").containsEntry("timed_out", "false");
+      assertThat(r)
+          .containsEntry("callgrind_jobs", "200")
+          .containsEntry("callgrind_timed_out", "false");
+      for (String key :
+          List.of(
+              "redis_cpu_us_per_job",
+              "redis_calls_per_job",
+              "redis_commands_per_job",
+              "client_cpu_us_per_job",
+              "callgrind_redis_instructions_per_job",
+              "callgrind_redis_commands_per_job")) {
+        assertThat(Double.parseDouble(r.get(key))).as(key + " of " + r.get("system")).isPositive();
+      }
+    }
+    Map<String, String> raw = results.get(2);
+    assertThat(raw.get("redis_calls_per_job"))
+        .as("without scripts every command is a call")
+        .isEqualTo(raw.get("redis_commands_per_job"));
+    assertThat(Double.parseDouble(results.get(0).get("redis_script_calls_per_job"))).isPositive();
+    assertThat(ratios).hasSize(2);
+    assertThat(ratios.get(0)).containsKeys("redis_cpu_x_lower", "redis_instructions_x_lower");
+    assertThat(ratios.get(1))
+        .containsEntry("versus", "redis-raw")
+        .containsKeys("redis_cpu_x_raw", "redis_instructions_x_raw", "client_cpu_x_raw");
+  }
+
   /** Everything the last {@link #run} printed. */
   private String lastOutput = "";
 

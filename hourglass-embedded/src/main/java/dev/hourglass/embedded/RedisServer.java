@@ -99,6 +99,9 @@ public final class RedisServer implements RedisDeployment {
 
   private final List<String> extraArgs;
 
+  /** Words before the binary on the command line: a tool that runs it, such as valgrind. */
+  private final List<String> launcher;
+
   /** A config file inside {@link #dataDir} passed as the first argument, or null for none. */
   private final String configFile;
 
@@ -119,6 +122,7 @@ public final class RedisServer implements RedisDeployment {
     this.ownsDataDir = ownsDataDir;
     this.killAtExit = ownsDataDir || !persistent;
     this.extraArgs = List.copyOf(builder.args);
+    this.launcher = List.copyOf(builder.launcher);
     this.configFile = builder.configFileName;
     this.portChooser = builder.portChooser;
     this.startupTimeout = builder.startupTimeout;
@@ -467,7 +471,7 @@ public final class RedisServer implements RedisDeployment {
 
   private List<String> commandLine(int port) {
     Path dir = dataDir.toAbsolutePath();
-    List<String> command = new ArrayList<>();
+    List<String> command = new ArrayList<>(launcher);
     command.add(RedisBinary.path().toString());
     if (configFile != null) {
       // redis-server only reads a config file given as the first argument.
@@ -554,6 +558,7 @@ public final class RedisServer implements RedisDeployment {
     private boolean persistent;
     private Path dataDir;
     private final List<String> args = new ArrayList<>();
+    private final List<String> launcher = new ArrayList<>();
     private int port;
     private String configFileName;
     private String configFileText;
@@ -608,6 +613,22 @@ public final class RedisServer implements RedisDeployment {
         }
       }
       args.addAll(Arrays.asList(extraArgs));
+      return this;
+    }
+
+    /**
+     * Runs the binary through a tool that executes it in the same process, e.g. {@code
+     * launcher("valgrind", "--tool=callgrind")}: the words go before the binary on the command
+     * line. The tool must keep the process id ({@link RedisServer#pid()} is the tool's), as
+     * valgrind does.
+     *
+     * @param words the tool and its options
+     * @return this builder
+     */
+    public Builder launcher(String... words) {
+      for (String word : words) {
+        launcher.add(Objects.requireNonNull(word, "word"));
+      }
       return this;
     }
 

@@ -1,0 +1,33 @@
+package dev.hourglass.bench;
+
+import java.lang.management.ManagementFactory;
+
+/**
+ * What this JVM spent from a starting point: CPU time of the process (every thread, JIT and GC
+ * included) and the heap memory all its threads allocated, those that ended meanwhile included.
+ */
+record JvmCost(long cpuNanos, long allocatedBytes) {
+  private static final com.sun.management.ThreadMXBean THREADS =
+      (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+  private static final com.sun.management.OperatingSystemMXBean OS =
+      (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+
+  /** The totals so far. */
+  static JvmCost now() {
+    return new JvmCost(OS.getProcessCpuTime(), THREADS.getTotalThreadAllocatedBytes());
+  }
+
+  /** What was spent since {@code this}. */
+  JvmCost since() {
+    JvmCost now = now();
+    return new JvmCost(now.cpuNanos - cpuNanos, now.allocatedBytes - allocatedBytes);
+  }
+
+  double cpuMicros() {
+    return cpuNanos / 1e3;
+  }
+
+  double allocatedKb() {
+    return allocatedBytes / 1024.0;
+  }
+}
