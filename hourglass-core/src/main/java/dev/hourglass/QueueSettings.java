@@ -17,6 +17,13 @@ import java.util.regex.Pattern;
 public final class QueueSettings {
   public static final int DEFAULT_PARTITIONS = 1;
   public static final int DEFAULT_POOLS = 40;
+
+  /**
+   * Most pools a partition may have: the last byte of a job's member names its pool, below every
+   * character an id may hold (see {@code includes/partition.lua}).
+   */
+  public static final int MAX_POOLS = 45;
+
   public static final Duration DEFAULT_SLOT_WIDTH = Duration.ofSeconds(60);
   public static final int DEFAULT_MAX_ATTEMPTS = 5;
   public static final Backoff DEFAULT_BACKOFF =
@@ -299,7 +306,7 @@ public final class QueueSettings {
      */
     public QueueSettings build() {
       range("partitions", partitions, 1, 1024);
-      range("pools", pools, 1, 1024);
+      range("pools", pools, 1, MAX_POOLS);
       range("maxAttempts", maxAttempts, 1, JobSpec.MAX_ATTEMPTS_LIMIT);
       if (backoff == null) {
         throw new InvalidArgumentException("backoff", "is required");

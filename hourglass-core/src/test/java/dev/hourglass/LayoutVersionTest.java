@@ -3,6 +3,7 @@ package dev.hourglass;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.hourglass.internal.store.Keys;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -15,28 +16,28 @@ class LayoutVersionTest extends HourglassTestBase {
   @Test
   void anEmptyRedisGetsThisLayoutVersion() {
     live();
-    assertThat(redis.server().command("GET", LAYOUT_KEY)).isEqualTo("7");
+    assertThat(redis.server().command("GET", LAYOUT_KEY)).isEqualTo(Keys.LAYOUT_VERSION);
   }
 
   @Test
   void aRedisHoldingAnotherLayoutIsRefusedNamingBothVersions() {
-    redis.server().command("SET", LAYOUT_KEY, "6");
+    redis.server().command("SET", LAYOUT_KEY, "7");
     redis.server().command("HSET", "hg:{q.0}:meta", "pools", "40:staggered");
 
     assertThatThrownBy(this::live)
         .isInstanceOf(LayoutVersionException.class)
-        .hasMessageContaining("layout version 6")
         .hasMessageContaining("layout version 7")
+        .hasMessageContaining("layout version " + Keys.LAYOUT_VERSION)
         .hasMessageContaining(LAYOUT_KEY);
-    assertThat(redis.server().command("GET", LAYOUT_KEY)).isEqualTo("6");
+    assertThat(redis.server().command("GET", LAYOUT_KEY)).isEqualTo("7");
     assertThat(redis.server().command("HGET", "hg:{q.0}:meta", "pools")).isEqualTo("40:staggered");
   }
 
   @Test
   void anotherPrefixIsAnotherInstallation() {
-    redis.server().command("SET", LAYOUT_KEY, "6");
+    redis.server().command("SET", LAYOUT_KEY, "7");
     Hourglass other = client(b -> b.prefix("other"));
     other.queue("q").enqueue(job("j"));
-    assertThat(redis.server().command("GET", "other:{meta}:layout")).isEqualTo("7");
+    assertThat(redis.server().command("GET", "other:{meta}:layout")).isEqualTo(Keys.LAYOUT_VERSION);
   }
 }

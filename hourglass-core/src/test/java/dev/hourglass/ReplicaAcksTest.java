@@ -72,7 +72,7 @@ class ReplicaAcksTest {
   /** Whether the replica holds the job (its record in its pool hash), read on the replica. */
   private static boolean onReplica(String queue, String id) {
     var p = new Keys("hg").partition(queue, 0, 1, QueueSettings.DEFAULT_POOLS);
-    return "1".equals(replica.command("HEXISTS", p.pool(id), id).strip());
+    return "1".equals(replica.command("HEXISTS", p.pool(id), p.member(id)).strip());
   }
 
   @Test

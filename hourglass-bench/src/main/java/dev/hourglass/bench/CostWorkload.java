@@ -1,10 +1,12 @@
 package dev.hourglass.bench;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.StringJoiner;
+import java.util.TreeMap;
 
 /**
  * What one job's life costs, enqueue to ack, measured where it is made: the e2e workload (jobs due
@@ -59,6 +61,7 @@ final class CostWorkload implements Workload {
   private static Fields measure(SystemUnderTest sut, RedisTarget redis, Options o, int jobs)
       throws Exception {
     Map<String, Long> commandsBefore = redis.commandCalls();
+    Map<String, Long> scriptsBefore = sut.scriptCalls();
     double redisBefore = redis.cpuSeconds();
     JvmCost client = JvmCost.now();
     Burst burst =
@@ -68,21 +71,31 @@ final class CostWorkload implements Workload {
     JvmCost spent = client.since();
     double redisUs = (redis.cpuSeconds() - redisBefore) * 1e6;
     Counts counts = Counts.of(delta(commandsBefore, redis.commandCalls()), redis);
-    return new Fields()
-        .put("jobs", jobs)
-        .put("redis_cpu_us_per_job", redisUs / jobs)
-        .put("redis_calls_per_job", counts.calls / (double) jobs)
-        .put("redis_commands_per_job", counts.commands / (double) jobs)
-        .put("redis_script_calls_per_job", counts.scriptCalls / (double) jobs)
-        .put("client_cpu_us_per_job", spent.cpuMicros() / jobs)
-        .put("client_alloc_kb_per_job", spent.allocatedKb() / jobs)
-        .put("lateness_p50_ms", (long) e2e.num("lateness_p50_ms"))
-        .put("lateness_p99_ms", (long) e2e.num("lateness_p99_ms"))
-        .put("lateness_max_ms", (long) e2e.num("lateness_max_ms"))
-        .rate("e2e_jobs_per_s", e2e.num("e2e_jobs_per_s"))
-        .put("delivered", (long) e2e.num("delivered"))
-        .put("timed_out", e2e.num("delivered") < jobs)
-        .putAll("", sut.consumerFields());
+    Map<String, Long> scripts = delta(scriptsBefore, sut.scriptCalls());
+    StringJoiner byScript = new StringJoiner(",");
+    scripts.forEach(
+        (script, n) ->
+            byScript.add(script + ":" + String.format(Locale.ROOT, "%.1f", n * 1000.0 / jobs)));
+    Fields f =
+        new Fields()
+            .put("jobs", jobs)
+            .put("redis_cpu_us_per_job", redisUs / jobs)
+            .put("redis_calls_per_job", counts.calls / (double) jobs)
+            .put("redis_commands_per_job", counts.commands / (double) jobs)
+            .put("redis_script_calls_per_job", counts.scriptCalls / (double) jobs)
+            .put("client_cpu_us_per_job", spent.cpuMicros() / jobs)
+            .put("client_alloc_kb_per_job", spent.allocatedKb() / jobs)
+            .put("lateness_p50_ms", (long) e2e.num("lateness_p50_ms"))
+            .put("lateness_p99_ms", (long) e2e.num("lateness_p99_ms"))
+            .put("lateness_max_ms", (long) e2e.num("lateness_max_ms"))
+            .rate("e2e_jobs_per_s", e2e.num("e2e_jobs_per_s"))
+            .put("delivered", (long) e2e.num("delivered"))
+            .put("timed_out", e2e.num("delivered") < jobs)
+            .putAll("", sut.consumerFields());
+    if (!scripts.isEmpty()) {
+      f.put("script_calls_per_1000_jobs", byScript.toString());
+    }
+    return f;
   }
 
   /** The same workload on a fresh client against the Redis under callgrind. */
@@ -101,12 +114,13 @@ final class CostWorkload implements Workload {
           .put("jobs", jobs)
           .put("redis_calls_per_job", f.num("redis_calls_per_job"))
           .put("redis_commands_per_job", f.num("redis_commands_per_job"))
-          .put("timed_out", f.num("delivered") < jobs);
+          .put("timed_out", f.num("delivered") < jobs)
+          .putAll("", f.only("script_calls_per_1000_jobs"));
     }
   }
 
   private static Map<String, Long> delta(Map<String, Long> before, Map<String, Long> after) {
-    Map<String, Long> d = new HashMap<>();
+    Map<String, Long> d = new TreeMap<>();
     after.forEach((cmd, n) -> d.put(cmd, n - before.getOrDefault(cmd, 0L)));
     d.values().removeIf(n -> n <= 0);
     return d;

@@ -45,6 +45,20 @@ final class Fields {
     return this;
   }
 
+  /** The fields among {@code keys} that were put, in this order. */
+  Fields only(String... keys) {
+    Fields f = new Fields();
+    for (String key : keys) {
+      if (text.containsKey(key)) {
+        f.text.put(key, text.get(key));
+        if (numbers.containsKey(key)) {
+          f.numbers.put(key, numbers.get(key));
+        }
+      }
+    }
+    return f;
+  }
+
   /** Whether the key was put. */
   boolean has(String key) {
     return text.containsKey(key);

@@ -9,7 +9,11 @@ import dev.hourglass.bench.Payloads.Job;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 
 /** Hourglass with default settings: one client (with its background promoter), one queue. */
@@ -17,9 +21,16 @@ final class HourglassSystem implements SystemUnderTest {
   private final Hourglass client;
   private final Queue queue;
   private final Integer prefetch; // null: the library's default
+  private final Map<String, LongAdder> scriptCalls = new ConcurrentHashMap<>();
 
   HourglassSystem(String redisUri, String queueName, Integer prefetch) {
-    this.client = Hourglass.builder().redisUri(redisUri).build();
+    this.client =
+        Hourglass.builder()
+            .redisUri(redisUri)
+            .scriptListener(
+                (script, elapsed, failure) ->
+                    scriptCalls.computeIfAbsent(script, k -> new LongAdder()).increment())
+            .build();
     this.queue = client.queue(queueName);
     this.prefetch = prefetch;
   }
@@ -27,6 +38,13 @@ final class HourglassSystem implements SystemUnderTest {
   @Override
   public String name() {
     return "hourglass";
+  }
+
+  @Override
+  public Map<String, Long> scriptCalls() {
+    Map<String, Long> calls = new TreeMap<>();
+    scriptCalls.forEach((script, n) -> calls.put(script, n.sum()));
+    return calls;
   }
 
   private static JobSpec spec(Job job) {

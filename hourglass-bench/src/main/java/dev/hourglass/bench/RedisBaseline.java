@@ -111,7 +111,11 @@ final class RedisBaseline implements AutoCloseable {
               QueueSettings.DEFAULT_MAX_ATTEMPTS,
               QueueSettings.DEFAULT_VISIBILITY.toMillis(),
               job.payload());
-      byPool.computeIfAbsent(Keys.poolIndex(id, POOLS), k -> new LinkedHashMap<>()).put(id, record);
+      byPool
+          .computeIfAbsent(
+              Keys.poolIndex(new String(id, StandardCharsets.UTF_8), POOLS),
+              k -> new LinkedHashMap<>())
+          .put(id, record);
       long slotStart = Keys.slotStart(job.dueMs(), SLOT_MS);
       bySlot.computeIfAbsent(slotStart, k -> new ArrayList<>()).add(id);
       slotMin = Math.min(slotMin, slotStart);

@@ -2,6 +2,7 @@ package dev.hourglass.bench;
 
 import dev.hourglass.bench.Payloads.Job;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 
@@ -27,6 +28,11 @@ interface SystemUnderTest extends AutoCloseable {
 
   /** The name printed in RESULT lines. */
   String name();
+
+  /** Script calls so far by script name, for systems that report them; empty by default. */
+  default Map<String, Long> scriptCalls() {
+    return Map.of();
+  }
 
   /** Enqueues one job; the future completes once Redis holds it. */
   CompletableFuture<?> enqueueAsync(Job job);

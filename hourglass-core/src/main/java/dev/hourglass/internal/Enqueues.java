@@ -180,16 +180,19 @@ final class Enqueues {
         relative
             ? spec.delay().map(Duration::toMillis).orElse(0L)
             : spec.runAt().get().toEpochMilli();
-    long estimatedDue = relative ? client.serverClock.nowMs() + time : time;
+    long estimatedNow = client.serverClock.nowMs();
+    long estimatedDue = relative ? estimatedNow + time : time;
     return new NewJob(
         id,
         relative,
         time,
-        s.slotStart(estimatedDue),
+        // A job due within a slot width waits in near, whatever the watermark: no slot list.
+        estimatedDue >= estimatedNow + s.lookaheadMs() ? s.slotStart(estimatedDue) : -1,
         spec.ttl().or(q::ttl).map(Duration::toMillis).orElse(0L),
         spec.maxAttempts().orElse(q.maxAttempts()),
         spec.visibility().orElse(q.visibility()).toMillis(),
         spec.backoff().orElse(null), // null: the queue's default, applied at retry time
+        0,
         spec.payload());
   }
 

@@ -24,7 +24,7 @@ import java.util.concurrent.CompletableFuture;
 final class JobPages {
   static final int MAX_LIMIT = 1000;
   private static final Comparator<Listed> ORDER =
-      Comparator.comparingLong(Listed::score).thenComparing(Listed::id);
+      Comparator.comparingLong(Listed::score).thenComparing(Listed::member);
 
   private final RedisQueue queue;
   private final Store store;
@@ -34,10 +34,13 @@ final class JobPages {
     this.store = store;
   }
 
-  /** Where a page ends: the state listed, and the score and id of its last job. */
-  private record Cursor(JobState state, long score, String id) {
+  /**
+   * Where a page ends: the state listed, and the score and member of its last job (jobs of equal
+   * score follow in the order of their members, as Redis orders them).
+   */
+  private record Cursor(JobState state, long score, String member) {
     String encode() {
-      String text = state.label() + ":" + score + ":" + id;
+      String text = state.label() + ":" + score + ":" + member;
       return Base64.getUrlEncoder()
           .withoutPadding()
           .encodeToString(text.getBytes(StandardCharsets.UTF_8));
@@ -85,7 +88,7 @@ final class JobPages {
               p,
               state.label(),
               from == null ? null : from.score(),
-              from == null ? "" : from.id(),
+              from == null ? "" : from.member(),
               limit,
               width));
     }
@@ -115,7 +118,7 @@ final class JobPages {
               Optional<String> next = Optional.empty();
               if (more && !taken.isEmpty()) {
                 Listed last = taken.get(taken.size() - 1);
-                next = Optional.of(new Cursor(state, last.score(), last.id()).encode());
+                next = Optional.of(new Cursor(state, last.score(), last.member()).encode());
               }
               return new JobPage<>(jobs, next);
             });

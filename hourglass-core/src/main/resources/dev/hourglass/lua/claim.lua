@@ -4,13 +4,14 @@
 -- catching up with the clock (catch_up.lua), so an overdue job is claimed even when no promoter has run.
 -- KEYS[1..10] the partition keys; KEYS[11..10+S] every pool HASH in index order; then m declared slot LISTs.
 -- ARGV[1] pools S; ARGV[2] max jobs; ARGV[3] visibility ms for this claim (0 = each job's own); ARGV[4] receipt
---   prefix (random, from the client; a job's receipt is the prefix, '-', and its index in this claim as two base-64
---   characters, so no two deliveries share one); ARGV[5] m, the number of declared slot lists; ARGV[6..5+m] their
---   starts.
--- Reply: { OK, now ms, then per leased job: id, record, attempt (1-based), receipt, lease deadline ms }, or
---   { NEED_SLOTS, slot starts... }. A job whose ttl has passed is dropped instead of leased. When ready jobs
---   remain (the ones the catch-up made ready included), one wake token is pushed so that another blocked consumer
---   picks them up, and it passes the wake-up on likewise. A paused queue's claims lease nothing.
+--   prefix (random, from the client: no two claims share one); the receipt of the i-th job leased is the prefix,
+--   '.', and i as two base-64 characters, so no two deliveries share one (Deliveries.claim makes the same).
+-- Reply: { OK, now ms, then per leased job: member, record }, or { NEED_SLOTS, slot starts... }. A leased job's
+--   attempt is its record's attempts + 1, its lease runs until now + the visibility (the claim's, else its
+--   record's). A job whose ttl has passed is dropped instead of leased. When ready jobs remain (the ones the
+--   catch-up made ready included), one wake token is pushed so that another blocked consumer picks them up, and it
+--   passes the wake-up on likewise; when none remain, the tokens left are deleted, since each would only wake a
+--   consumer into an empty claim. A paused queue's claims lease nothing.
 load_meta(false)
 local now = now_ms()
 if M_PAUSED then return { OK, now } end
@@ -18,23 +19,49 @@ if clock_work_due(now) then
   local c = catch_up(now, now + 1, 1000, declared_slots(5, FIRST_EXTRA_KEY + POOLS))
   if c.need then return need_slots(c.need) end
 end
-if redis.call('ZCARD', K_NEAR) == 0 then return { OK, now } end
 local max = tonumber(ARGV[2])
 -- One more than asked tells whether ready jobs remain.
-local ids = redis.call('ZRANGEBYSCORE', K_NEAR, '-inf', now, 'LIMIT', 0, max + 1)
-local n_ids = #ids
-if n_ids == 0 then return { OK, now } end
-local more = n_ids > max
-if more then
-  ids[n_ids] = nil
-  n_ids = max
+local members = redis.call('ZRANGEBYSCORE', K_NEAR, '-inf', now, 'LIMIT', 0, max + 1)
+local n = #members
+if n == 0 then
+  redis.call('DEL', K_WAKE) -- nothing is ready: every token left is stale
+  return { OK, now }
 end
-redis.call('ZREM', K_NEAR, unpack(ids))
+local more = n > max
+if more then
+  members[n] = nil
+  n = max
+end
+redis.call('ZREM', K_NEAR, unpack(members))
+
+-- The records, one HMGET per pool.
+local by_pool, pools_used = {}, {}
+for i = 1, n do
+  local m = members[i]
+  local b = string.byte(m, -1)
+  local g = by_pool[b]
+  if not g then
+    g = { n = 0 }
+    by_pool[b] = g
+    pools_used[#pools_used + 1] = b
+  end
+  g.n = g.n + 1
+  g[g.n] = m
+end
+local records = {}
+for _, b in ipairs(pools_used) do
+  local g = by_pool[b]
+  local recs = redis.call('HMGET', KEYS[FIRST_EXTRA_KEY + b], unpack(g, 1, g.n))
+  for x = 1, g.n do records[g[x]] = recs[x] end
+end
+
 local vis_override = tonumber(ARGV[3])
-local prefix = ARGV[4] .. '-'
+local prefix = ARGV[4] .. '.'
 -- Byte codes of the URL-safe base-64 alphabet: the claim index as two characters, without the sprintf that number
 -- to string conversion costs in Lua 5.1 (max jobs per claim is at most 1000 < 64 * 64).
 local B64 = { string.byte('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_', 1, 64) }
+-- Only jobs with a ttl can have expired, and they are all in the ttl set.
+local ttls = redis.call('ZCARD', K_TTL) > 0
 local last_vis, deadline, deadline_str = nil, nil, nil
 local earliest_deadline = nil
 local reply, r = { OK, now }, 2 -- r: length of reply (counters instead of #t, which costs a search per use)
@@ -42,18 +69,16 @@ local leased, expired = 0, 0
 -- Both lists start with the KEEPER entry: first, so that a key this claim creates starts in the hash-table encoding.
 -- Its lease is KEEPER too, longer than any receipt (at most 64 characters), so no ack or extend can match it.
 local inflight_args, lease_args = { KEEPER_SCORE, KEEPER }, { KEEPER, KEEPER }
-for i = 1, n_ids do
-  local id = ids[i]
-  local pool_key = pool_of(id)
-  local rec = redis.call('HGET', pool_key, id)
+for i = 1, n do
+  local m = members[i]
+  local rec = records[m]
   if rec then
-    -- Only the fixed header is needed here; decode() would also cut out backoff and last error.
-    local _, _, _, expire, attempts, _, vis = struct.unpack(HEADER, rec)
-    if expire > 0 and expire <= now then
-      drop(pool_key, id, 'expired', rec)
+    local vis = vis_override
+    if vis == 0 then vis = struct.unpack('<I4', rec, 24) end
+    if ttls and record_expire(rec) > 0 and record_expire(rec) <= now then
+      drop(KEYS[FIRST_EXTRA_KEY + string.byte(m, -1)], m, 'expired', rec)
       expired = expired + 1
     else
-      if vis_override > 0 then vis = vis_override end
       if vis ~= last_vis then
         -- Jobs of one claim nearly always share a visibility: format the deadline once (number to string
         -- conversion is a sprintf in Lua 5.1).
@@ -62,12 +87,12 @@ for i = 1, n_ids do
         if earliest_deadline == nil or deadline < earliest_deadline then earliest_deadline = deadline end
       end
       leased = leased + 1
-      local receipt = prefix .. string.char(B64[math.floor(leased / 64) + 1], B64[leased % 64 + 1])
       local a = 2 * leased + 2
-      inflight_args[a - 1], inflight_args[a] = deadline_str, id
-      lease_args[a - 1], lease_args[a] = id, receipt
-      reply[r + 1], reply[r + 2], reply[r + 3], reply[r + 4], reply[r + 5] = id, rec, attempts + 1, receipt, deadline
-      r = r + 5
+      inflight_args[a - 1], inflight_args[a] = deadline_str, m
+      lease_args[a - 1] = m
+      lease_args[a] = prefix .. string.char(B64[math.floor(leased / 64) + 1], B64[leased % 64 + 1])
+      reply[r + 1], reply[r + 2] = m, rec
+      r = r + 2
     end
   end
 end
@@ -79,6 +104,7 @@ if leased > 0 then
   redis.call('HINCRBY', K_STATS, 'delivered', leased)
 end
 if expired > 0 then redis.call('HINCRBY', K_STATS, 'expired', expired) end
--- Ready jobs were left behind: pass the wake-up on to another blocked consumer.
-if more then wake(1) end
+-- Ready jobs were left behind: pass the wake-up on to another blocked consumer. Else every token left is stale
+-- (nothing is ready): they would only wake consumers into empty claims.
+if more then wake(1) else redis.call('DEL', K_WAKE) end
 return reply

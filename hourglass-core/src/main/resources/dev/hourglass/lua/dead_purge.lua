@@ -6,7 +6,7 @@
 -- ARGV[1] pools S; ARGV[2] limit.
 -- Reply: { status, count deleted }
 load_meta(false)
-local ids = redis.call('ZRANGE', K_DEAD, 0, tonumber(ARGV[2]) - 1)
-for _, id in ipairs(ids) do drop(pool_of(id), id, 'purged') end
-if #ids > 0 then redis.call('HINCRBY', K_STATS, 'purged', #ids) end
-return { OK, #ids }
+local members = redis.call('ZRANGE', K_DEAD, 0, tonumber(ARGV[2]) - 1)
+for _, m in ipairs(members) do drop(pool_of(m), m, 'purged') end
+if #members > 0 then redis.call('HINCRBY', K_STATS, 'purged', #members) end
+return { OK, #members }

@@ -2,18 +2,19 @@
 --- @include "catch_up"
 -- list: one page of a partition's jobs in one state, after catching up with the clock (catch_up.lua), so that the
 -- states follow the server clock. A job's score orders the page: its due time (delayed, ready), lease deadline
--- (inflight) or time of death (dead); ties by id. The page holds the first jobs after the cursor (score, id).
+-- (inflight) or time of death (dead); ties by member. The page holds the first jobs after the cursor (score,
+-- member).
 -- KEYS[1..10] the partition keys; KEYS[11..10+S] every pool HASH in index order; then m declared slot LISTs.
 -- ARGV[1] pools S; ARGV[2] state: delayed, ready, inflight or dead; ARGV[3] cursor score, or '' for the first
---   page; ARGV[4] cursor id; ARGV[5] limit; ARGV[6] slot width ms (a slot list holds jobs due within two); ARGV[7]
+--   page; ARGV[4] cursor member; ARGV[5] limit; ARGV[6] slot width ms (a slot list holds jobs due within two); ARGV[7]
 --   m, the number of declared slot lists; ARGV[8..7+m] their starts.
--- Reply: { OK, complete (0 when a catch-up budget ran out: call again), then per job: id, record, score }, or
+-- Reply: { OK, complete (0 when a catch-up budget ran out: call again), then per job: member, record, score }, or
 --   { NEED_SLOTS, slot starts... }.
 --   Delayed jobs wait in near (due after now) and in slot lists, which are in insertion order: a slot list is read
 --   whole when it may hold one of the page's jobs, so listing delayed jobs costs up to a slot width of jobs more.
 load_meta(false)
 local state, limit, width = ARGV[2], tonumber(ARGV[5]), tonumber(ARGV[6])
-local after, after_id = tonumber(ARGV[3]), ARGV[4]
+local after, after_member = tonumber(ARGV[3]), ARGV[4]
 local declared = declared_slots(7, FIRST_EXTRA_KEY + POOLS)
 local now = now_ms()
 local complete = 1
@@ -45,11 +46,11 @@ local function bytes_before(a, b)
   return #a < #b
 end
 
-local function beyond_cursor(score, id)
-  return after == nil or score > after or (score == after and bytes_before(after_id, id))
+local function beyond_cursor(score, m)
+  return after == nil or score > after or (score == after and bytes_before(after_member, m))
 end
 
--- Appends { id, score } of up to limit members of key with lo <= score <= hi after the cursor, in key order.
+-- Appends { member, score } of up to limit members of key with lo <= score <= hi after the cursor, in key order.
 local function zpage(key, lo, hi, out)
   local min = lo
   if after ~= nil and after > lo then min = after end
@@ -58,8 +59,8 @@ local function zpage(key, lo, hi, out)
     local page = redis.call('ZRANGEBYSCORE', key, min, hi, 'WITHSCORES', 'LIMIT', offset, limit)
     if #page == 0 then break end
     for i = 1, #page, 2 do
-      local id, score = page[i], tonumber(page[i + 1])
-      if #out < limit and beyond_cursor(score, id) then out[#out + 1] = { id, score } end
+      local m, score = page[i], tonumber(page[i + 1])
+      if #out < limit and beyond_cursor(score, m) then out[#out + 1] = { m, score } end
     end
     offset = offset + #page / 2
   end
@@ -67,7 +68,7 @@ local function zpage(key, lo, hi, out)
 end
 
 -- Delayed jobs in slot lists (all due after now once the catch-up ran; a list holds jobs due within two widths
--- from its start, place.lua), from the first list that may hold a job after the cursor until the jobs found due
+-- from its start, place.lua: one, so two is a safe bound), from the first list that may hold a job after the cursor until the jobs found due
 -- before the next list's start fill the page. Adds them to out.
 local function slot_jobs(out)
   local from = -math.huge
@@ -90,14 +91,14 @@ local function slot_jobs(out)
       for j = i, math.min(#starts, i + 63) do need[#need + 1] = tonumber(starts[j]) end
       return need
     end
-    for _, id in ipairs(redis.call('LRANGE', key, 0, -1)) do
-      if not seen[id] then
-        seen[id] = true
-        local rec = redis.call('HGET', pool_of(id), id)
-        if rec and not redis.call('ZSCORE', K_NEAR, id) and not redis.call('ZSCORE', K_INFLIGHT, id)
-          and not redis.call('ZSCORE', K_DEAD, id) then
+    for _, m in ipairs(redis.call('LRANGE', key, 0, -1)) do
+      if not seen[m] then
+        seen[m] = true
+        local rec = redis.call('HGET', pool_of(m), m)
+        if rec and not redis.call('ZSCORE', K_NEAR, m) and not redis.call('ZSCORE', K_INFLIGHT, m)
+          and not redis.call('ZSCORE', K_DEAD, m) then
           local due = record_due(rec)
-          if due > now and beyond_cursor(due, id) then out[#out + 1] = { id, due } end
+          if due > now and beyond_cursor(due, m) then out[#out + 1] = { m, due } end
         end
       end
     end
@@ -120,10 +121,10 @@ else
 end
 local reply = { OK, complete }
 for i = 1, math.min(#found, limit) do
-  local id = found[i][1]
-  local rec = redis.call('HGET', pool_of(id), id)
+  local m = found[i][1]
+  local rec = redis.call('HGET', pool_of(m), m)
   if rec then
-    reply[#reply + 1] = id
+    reply[#reply + 1] = m
     reply[#reply + 1] = rec
     reply[#reply + 1] = found[i][2]
   end

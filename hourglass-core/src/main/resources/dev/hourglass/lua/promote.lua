@@ -51,7 +51,7 @@ local function apply_retention(now)
   local more = false
   if dead_age > 0 then
     local old = redis.call('ZRANGEBYSCORE', K_DEAD, '-inf', now - dead_age, 'LIMIT', 0, budget)
-    for _, id in ipairs(old) do drop(pool_of(id), id, 'purged') end
+    for _, m in ipairs(old) do drop(pool_of(m), m, 'purged') end
     if #old > 0 then redis.call('HINCRBY', K_STATS, 'purged', #old) end
     more = #old == budget
   end
@@ -60,7 +60,7 @@ local function apply_retention(now)
     if excess > 0 then
       if excess > budget then excess, more = budget, true end
       local oldest = redis.call('ZRANGE', K_DEAD, 0, excess - 1)
-      for _, id in ipairs(oldest) do drop(pool_of(id), id, 'purged') end
+      for _, m in ipairs(oldest) do drop(pool_of(m), m, 'purged') end
       redis.call('HINCRBY', K_STATS, 'purged', #oldest)
     end
   end

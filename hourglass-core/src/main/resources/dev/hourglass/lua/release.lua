@@ -4,15 +4,15 @@
 -- release: hand back a delivery that was never started (its worker is closing, or its caller gave up): the job is
 -- ready again at once (in near at its due time) and the attempt does not count.
 -- KEYS[1..10] the partition keys; KEYS[11] the job's pool HASH.
--- ARGV[1] pools S; ARGV[2] id; ARGV[3] receipt.
+-- ARGV[1] pools S; ARGV[2] member; ARGV[3] receipt.
 -- Reply: { status } 0 released, 1 not found, 2 stale receipt.
 load_meta(false)
-local id, receipt = ARGV[2], ARGV[3]
+local m, receipt = ARGV[2], ARGV[3]
 local pool_key = KEYS[FIRST_EXTRA_KEY]
-local refusal = lease_refusal(pool_key, id, receipt)
+local refusal = lease_refusal(pool_key, m, receipt)
 if refusal then return { refusal } end
-redis.call('ZREM', K_INFLIGHT, id)
-redis.call('HDEL', K_LEASES, id)
-redis.call('ZADD', K_NEAR, record_due(redis.call('HGET', pool_key, id)), id)
+redis.call('ZREM', K_INFLIGHT, m)
+redis.call('HDEL', K_LEASES, m)
+redis.call('ZADD', K_NEAR, record_due(redis.call('HGET', pool_key, m)), m)
 wake(1)
 return { OK }

@@ -58,17 +58,16 @@ public class ClientPathBenchmark {
     backoff = Backoff.exponential(Duration.ofSeconds(1), Duration.ofHours(1), 0.2);
     ids = new RandomIds(Clock.systemUTC());
     id = ids.newId();
-    tail = RecordCodec.tail(backoff, payload);
+    tail = RecordCodec.newTail(0, 5, 30_000, backoff, payload);
     record = fullRecord(tail);
     partition = new Keys("hg").partition("bench", 0, 1, POOLS);
     due = System.currentTimeMillis() + 3_600_000;
   }
 
-  /** What the script prepends: the 33-byte header, here zeros, so that decode has a record. */
+  /** What the script prepends: the three 6-byte times, here zeros, so that decode has a record. */
   private static byte[] fullRecord(byte[] tail) {
-    byte[] rec = new byte[RecordCodec.HEADER_BYTES + tail.length];
-    rec[0] = 1;
-    System.arraycopy(tail, 0, rec, RecordCodec.HEADER_BYTES, tail.length);
+    byte[] rec = new byte[18 + tail.length];
+    System.arraycopy(tail, 0, rec, 18, tail.length);
     return rec;
   }
 
@@ -84,16 +83,16 @@ public class ClientPathBenchmark {
     return ids.newId();
   }
 
-  /** The pool a job id lives in: SHA-1 of the id, per enqueue, get, cancel, ack. */
+  /** The pool a job id lives in: a mix of its hash code, per enqueue, get, cancel, ack. */
   @Benchmark
   public int poolIndex() {
     return Keys.poolIndex(id, POOLS);
   }
 
-  /** The record tail sent with every enqueue: backoff, empty last error, payload. */
+  /** The record tail sent with every enqueue: flags, counts, backoff, empty last error, payload. */
   @Benchmark
   public byte[] recordTail() {
-    return RecordCodec.tail(backoff, payload);
+    return RecordCodec.newTail(0, 5, 30_000, backoff, payload);
   }
 
   /** Decoding a record, once per delivered job. */
@@ -132,6 +131,6 @@ public class ClientPathBenchmark {
   }
 
   private Store.NewJob newJob(String jobId, long slotStart, byte[] body) {
-    return new Store.NewJob(jobId, false, due, slotStart, 0, 5, 30_000, backoff, body);
+    return new Store.NewJob(jobId, false, due, slotStart, 0, 5, 30_000, backoff, 0, body);
   }
 }

@@ -6,7 +6,10 @@ import dev.hourglass.internal.store.Replies.Extended;
 import dev.hourglass.internal.store.Replies.Nacked;
 import dev.hourglass.internal.store.Replies.Promoted;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -23,26 +26,40 @@ public final class Deliveries {
     this.serverClock = serverClock;
   }
 
-  public CompletableFuture<Claimed> claim(
-      Partition p, int max, long visibilityMs, String receiptPrefix) {
+  /** The URL-safe base-64 alphabet of a receipt's index. */
+  private static final String B64 =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+  /**
+   * Leases up to {@code max} ready jobs of a partition, each for {@code visibilityMs} (0: its own
+   * visibility). The receipt of the i-th job leased (1-based) is {@code prefix} (random, one per
+   * claim), '.' and i as two base-64 characters, as claim.lua stores it.
+   */
+  public CompletableFuture<Claimed> claim(Partition p, int max, long visibilityMs, String prefix) {
     return runner
         .withSlots(
             p,
             Script.CLAIM,
-            slots -> p.argv().add(max).add(visibilityMs).add(receiptPrefix).add(slots.size()))
+            slots -> p.argv().add(max).add(visibilityMs).add(prefix).add(slots.size()))
         .thenApply(
             reply -> {
               long now = Reply.num(reply.get(1));
               serverClock.observe(now);
-              List<ClaimedJob> jobs = new ArrayList<>((reply.size() - 2) / 5);
-              for (int i = 2; i + 4 < reply.size(); i += 5) {
+              List<ClaimedJob> jobs = new ArrayList<>((reply.size() - 2) / 2);
+              char[] receipt = (prefix + "...").toCharArray();
+              for (int i = 2; i + 1 < reply.size(); i += 2) {
+                RecordCodec.Decoded record = RecordCodec.decode(Reply.bytes(reply.get(i + 1)));
+                long vis = visibilityMs > 0 ? visibilityMs : record.visibilityMs();
+                int leased = i / 2;
+                receipt[receipt.length - 2] = B64.charAt(leased / 64);
+                receipt[receipt.length - 1] = B64.charAt(leased % 64);
                 jobs.add(
                     new ClaimedJob(
-                        Reply.str(reply.get(i)),
-                        RecordCodec.decode(Reply.bytes(reply.get(i + 1))),
-                        (int) Reply.num(reply.get(i + 2)),
-                        Reply.str(reply.get(i + 3)),
-                        Reply.num(reply.get(i + 4))));
+                        Partition.idOf(Reply.str(reply.get(i))),
+                        record,
+                        record.attempts() + 1,
+                        new String(receipt),
+                        now + vis));
               }
               return new Claimed(now, jobs);
             });
@@ -51,23 +68,56 @@ public final class Deliveries {
   /** One delivery: its job id and lease receipt. */
   public record Receipt(String id, String receipt) {}
 
-  /** Acks many deliveries of one partition in one script call; a status per delivery, in order. */
+  /**
+   * Acks many deliveries of one partition in one script call; a status per delivery, in order. A
+   * delivery acked twice in one list counts once: the later is {@code NOT_FOUND}, or the earlier's
+   * refusal.
+   */
   public CompletableFuture<List<Status>> ack(Partition p, List<Receipt> acks, int replicas) {
+    // Grouped by pool, as ack.lua takes them; each group's positions in acks, in order.
+    Map<Integer, List<Integer>> groups = new LinkedHashMap<>();
+    Map<String, Integer> firstOf = new HashMap<>();
+    int[] repeatOf = new int[acks.size()];
+    String[] members = new String[acks.size()];
+    for (int i = 0; i < acks.size(); i++) {
+      // The same delivery twice counts once; two deliveries of one job are both sent, and at
+      // most one holds the job's lease.
+      Integer first = firstOf.putIfAbsent(acks.get(i).id() + "\n" + acks.get(i).receipt(), i);
+      repeatOf[i] = first == null ? -1 : first;
+      if (first == null) {
+        members[i] = p.member(acks.get(i).id());
+        groups.computeIfAbsent(Partition.poolOfMember(members[i]), k -> new ArrayList<>()).add(i);
+      }
+    }
     Args keyArgs = p.fixedKeys();
-    Args argv = p.argv().add(acks.size());
-    for (Receipt a : acks) {
-      keyArgs.add(p.pool(a.id()));
-      argv.add(a.id()).add(a.receipt());
+    Args argv = p.argv().add(groups.size());
+    int[] sentOrder = new int[acks.size()];
+    int sent = 0;
+    for (Map.Entry<Integer, List<Integer>> g : groups.entrySet()) {
+      keyArgs.add(p.poolKey(g.getKey()));
+      argv.add(g.getValue().size());
+      for (int i : g.getValue()) {
+        argv.add(members[i]).add(acks.get(i).receipt());
+        sentOrder[sent++] = i;
+      }
     }
     return runner
         .run(Script.ACK, keyArgs, argv, replicas)
         .thenApply(
             reply -> {
-              List<Status> out = new ArrayList<>(acks.size());
-              for (int i = 0; i < acks.size(); i++) {
-                out.add(Status.of(Reply.num(reply.get(i + 1))));
+              Status[] out = new Status[acks.size()];
+              java.util.Arrays.fill(out, Status.OK);
+              for (int r = 1; r + 1 < reply.size(); r += 2) {
+                out[sentOrder[(int) Reply.num(reply.get(r)) - 1]] =
+                    Status.of(Reply.num(reply.get(r + 1)));
               }
-              return out;
+              for (int i = 0; i < acks.size(); i++) {
+                if (repeatOf[i] >= 0) {
+                  Status first = out[repeatOf[i]];
+                  out[i] = first == Status.OK ? Status.NOT_FOUND : first;
+                }
+              }
+              return List.of(out);
             });
   }
 
@@ -83,7 +133,7 @@ public final class Deliveries {
     Args keyArgs = p.keysFor(r.id()).add(p.slot(slotStart));
     Args argv =
         p.argv()
-            .add(r.id())
+            .add(p.member(r.id()))
             .add(r.receipt())
             .add(error)
             .add(delayMs)
@@ -104,7 +154,7 @@ public final class Deliveries {
   }
 
   public CompletableFuture<Extended> extend(Partition p, Receipt r, long visibilityMs) {
-    Args argv = p.argv().add(r.id()).add(r.receipt()).add(visibilityMs);
+    Args argv = p.argv().add(p.member(r.id())).add(r.receipt()).add(visibilityMs);
     return runner
         .run(Script.EXTEND, p.keysFor(r.id()), argv)
         .thenApply(
@@ -116,7 +166,7 @@ public final class Deliveries {
 
   public CompletableFuture<Status> release(Partition p, Receipt r) {
     return runner
-        .run(Script.RELEASE, p.keysFor(r.id()), p.argv().add(r.id()).add(r.receipt()))
+        .run(Script.RELEASE, p.keysFor(r.id()), p.argv().add(p.member(r.id())).add(r.receipt()))
         .thenApply(Reply::status);
   }
 

@@ -2,8 +2,6 @@ package dev.hourglass.internal.store;
 
 import io.lettuce.core.codec.CRC16;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.zip.CRC32;
@@ -20,7 +18,7 @@ public final class Keys {
    * #layout()}. A client refuses a Redis that holds another; a layout change ships as a one-shot
    * migration (docs/ARCHITECTURE.md).
    */
-  public static final String LAYOUT_VERSION = "7";
+  public static final String LAYOUT_VERSION = "8";
 
   private final String prefix;
 
@@ -127,28 +125,29 @@ public final class Keys {
   }
 
   /**
-   * Pool of a job id among {@code pools}, from the first 16 bits of its SHA-1 (mirrors pool_index
-   * in includes/pools.lua): pool {@code i} takes a share proportional to {@code pools + i}, so the
-   * pools' sizes span a factor of two, and Redis's hash tables, which double when they hold as many
-   * entries as buckets, double (and move their entries) at different queue sizes instead of all at
-   * once.
+   * Pool of a job id among {@code pools}, from 16 bits of a mix of its hash code: pool {@code i}
+   * takes a share proportional to {@code pools + i}, so the pools' sizes span a factor of two, and
+   * Redis's hash tables, which double when they hold as many entries as buckets, double (and move
+   * their entries) at different queue sizes instead of all at once. Only this client computes it:
+   * the pool travels to Redis as the first character of the job's member ({@link
+   * Partition#member}). The mix (MurmurHash3's finalizer) makes the choice independent of the
+   * partition's, a CRC-32 of the id.
    */
   public static int poolIndex(String id, int pools) {
-    return poolIndex(id.getBytes(StandardCharsets.UTF_8), pools);
-  }
-
-  /** {@link #poolIndex(String, int)} of an id's UTF-8 bytes. */
-  public static int poolIndex(byte[] id, int pools) {
-    byte[] sha = sha1(id);
-    int first16 = ((sha[0] & 0xff) << 8) | (sha[1] & 0xff);
-    return staggeredPool(first16, pools);
+    int h = id.hashCode(); // cached by the String
+    h ^= h >>> 16;
+    h *= 0x85ebca6b;
+    h ^= h >>> 13;
+    h *= 0xc2b2ae35;
+    h ^= h >>> 16;
+    return staggeredPool(h >>> 16, pools);
   }
 
   /**
    * The pool {@code i} whose share {@code [C(i), C(i+1))} of {@code [0, C(pools))} holds {@code
    * first16} scaled to that range, where {@code C(i) = i * pools + i * (i - 1) / 2} sums the
    * weights {@code pools + j} of the pools before {@code i}. The square root only guesses; the
-   * integer comparisons decide, so Java and Lua agree exactly.
+   * integer comparisons decide.
    */
   static int staggeredPool(int first16, int pools) {
     long y = first16 * weightBefore(pools, pools) / 65536;
@@ -165,20 +164,5 @@ public final class Keys {
 
   private static long weightBefore(int i, int pools) {
     return (long) i * pools + (long) i * (i - 1) / 2;
-  }
-
-  private static final ThreadLocal<MessageDigest> SHA1 =
-      ThreadLocal.withInitial(
-          () -> {
-            try {
-              return MessageDigest.getInstance("SHA-1");
-            } catch (NoSuchAlgorithmException e) {
-              throw new IllegalStateException("SHA-1 is required of every Java platform", e);
-            }
-          });
-
-  /** SHA-1 of the bytes, with a digest per thread. */
-  static byte[] sha1(byte[] bytes) {
-    return SHA1.get().digest(bytes); // digest() also resets it for the next use
   }
 }

@@ -34,11 +34,11 @@ public final class Outboxes {
       byte[] rec = null;
       for (int f = 0; f + 1 < flat.size(); f += 2) {
         switch (Reply.str(flat.get(f))) {
-          case "id" -> id = Reply.str(flat.get(f + 1));
+          case "m" -> id = Partition.idOf(Reply.str(flat.get(f + 1)));
           case "o" -> outcome = Reply.str(flat.get(f + 1));
           case "t" -> finished = Long.parseLong(Reply.str(flat.get(f + 1)));
           case "r" -> rec = Reply.bytes(flat.get(f + 1));
-          default -> {} // a field a later layout adds
+          default -> {} // none: the layout is versioned
         }
       }
       entries.add(

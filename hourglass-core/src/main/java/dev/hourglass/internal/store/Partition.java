@@ -45,6 +45,30 @@ public final class Partition {
     return poolKeys[Keys.poolIndex(id, pools)];
   }
 
+  /**
+   * The job's member: what Redis knows it by, its id and then one character, its pool's index (0 to
+   * 44, below every character of an id, so that members sort as their ids do; see
+   * includes/partition.lua).
+   */
+  public String member(String id) {
+    return id + (char) Keys.poolIndex(id, pools);
+  }
+
+  /** The pool index a member names. */
+  static int poolOfMember(String member) {
+    return member.charAt(member.length() - 1);
+  }
+
+  /** The id of a member. */
+  public static String idOf(String member) {
+    return member.substring(0, member.length() - 1);
+  }
+
+  /** The key of pool {@code index}. */
+  String poolKey(int index) {
+    return poolKeys[index];
+  }
+
   public String slot(long slotStart) {
     return base + "slot:" + slotStart;
   }

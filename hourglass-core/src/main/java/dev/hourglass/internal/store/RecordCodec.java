@@ -10,24 +10,31 @@ import java.util.List;
 
 /**
  * The binary job record stored in a pool hash, shared with includes/record.lua: a fixed
- * little-endian header {@code <Bi6i6i6HHI4} (format, due, created, expireAt, attempts, maxAttempts,
+ * little-endian header {@code <i6i6i6BHHI4} (due, created, expireAt, flags, attempts, maxAttempts,
  * visibilityMs), the backoff (length byte + bytes), the last error (2-byte length + UTF-8), then
- * the payload to the end. The client sends a new job as {@link #enqueueArg}: everything from
- * attempts on, and enqueue.lua prepends the four fields that need the server's clock.
+ * the payload to the end. The client sends a new job's record from its flags on ({@link #newTail}),
+ * and enqueue.lua puts the three times, which need the server's clock, in front.
  */
 public final class RecordCodec {
-  static final int HEADER_BYTES = 1 + 6 + 6 + 6 + 2 + 2 + 4;
+  static final int HEADER_BYTES = 6 + 6 + 6 + 1 + 2 + 2 + 4;
   private static final byte FIXED = 1;
   private static final byte EXPONENTIAL = 2;
   private static final byte SCHEDULE = 3;
 
+  /** The bit of the flags byte that says the payload is compressed. */
+  static final int COMPRESSED = 1;
+
   private RecordCodec() {}
 
-  /** A decoded record; {@code backoff} is null when the job uses its queue's default. */
+  /**
+   * A decoded record; {@code backoff} is null when the job uses its queue's default, {@code flags}
+   * holds {@link #COMPRESSED}.
+   */
   public record Decoded(
       long due,
       long created,
       long expireAt,
+      int flags,
       int attempts,
       int maxAttempts,
       long visibilityMs,
@@ -36,59 +43,32 @@ public final class RecordCodec {
       byte[] payload) {}
 
   /**
-   * The record after its header, for a new job: its own backoff (null for the queue's default), an
-   * empty last error, the payload.
+   * A new job's record from its flags on, as enqueue.lua takes it: flags, attempts (0),
+   * maxAttempts, visibilityMs, its own backoff (null for the queue's default), an empty last error,
+   * the payload.
    */
-  static byte[] tail(Backoff backoff, byte[] payload) {
+  static byte[] newTail(int flags, int maxAttempts, long visMs, Backoff backoff, byte[] payload) {
     byte[] b = backoff == null ? new byte[0] : encodeBackoff(backoff);
     ByteBuffer buf =
-        ByteBuffer.allocate(1 + b.length + 2 + payload.length).order(ByteOrder.LITTLE_ENDIAN);
-    buf.put((byte) b.length).put(b).putShort((short) 0).put(payload);
-    return buf.array();
-  }
-
-  /** Bytes of the fixed part of {@link #enqueueArg}: mode, time, slot start, ttl. */
-  static final int ENQUEUE_ARG_FIXED_BYTES = 1 + 6 + 6 + 6;
-
-  /**
-   * The one script argument enqueue.lua takes per job, {@code <Bi6i6i6} mode (1: time is a delay
-   * from the server's now, 0: absolute epoch ms), time, slot start, ttl ms (0 none); then the
-   * record from its attempts field on: attempts (0), maxAttempts, visibilityMs, and the {@link
-   * #tail}. The script prepends format, due, created and expireAt, which need the server's clock,
-   * and stores the rest as sent.
-   */
-  static byte[] enqueueArg(
-      boolean relative,
-      long time,
-      long slotStart,
-      long ttlMs,
-      int maxAttempts,
-      long visMs,
-      byte[] tail) {
-    ByteBuffer buf =
-        ByteBuffer.allocate(ENQUEUE_ARG_FIXED_BYTES + 2 + 2 + 4 + tail.length)
+        ByteBuffer.allocate(1 + 2 + 2 + 4 + 1 + b.length + 2 + payload.length)
             .order(ByteOrder.LITTLE_ENDIAN);
-    buf.put((byte) (relative ? 1 : 0));
-    putInt48(buf, time);
-    putInt48(buf, slotStart);
-    putInt48(buf, ttlMs);
-    buf.putShort((short) 0).putShort((short) maxAttempts).putInt((int) visMs).put(tail);
+    buf.put((byte) flags).putShort((short) 0).putShort((short) maxAttempts).putInt((int) visMs);
+    buf.put((byte) b.length).put(b).putShort((short) 0).put(payload);
     return buf.array();
   }
 
   /**
    * The record enqueue.lua stores for a new job with the queue's default backoff and no expiry (for
-   * tools that write records as Hourglass would, such as the benchmark's raw-Redis baseline).
+   * tools that write records as Hourglass would).
    */
   public static byte[] newRecord(
       long dueMs, long createdMs, int maxAttempts, long visibilityMs, byte[] payload) {
-    byte[] tail = tail(null, payload);
-    ByteBuffer buf = ByteBuffer.allocate(HEADER_BYTES + tail.length).order(ByteOrder.LITTLE_ENDIAN);
-    buf.put((byte) 1);
+    byte[] tail = newTail(0, maxAttempts, visibilityMs, null, payload);
+    ByteBuffer buf = ByteBuffer.allocate(6 + 6 + 6 + tail.length).order(ByteOrder.LITTLE_ENDIAN);
     putInt48(buf, dueMs);
     putInt48(buf, createdMs);
     putInt48(buf, 0);
-    buf.putShort((short) 0).putShort((short) maxAttempts).putInt((int) visibilityMs).put(tail);
+    buf.put(tail);
     return buf.array();
   }
 
@@ -98,10 +78,10 @@ public final class RecordCodec {
 
   static Decoded decode(byte[] rec) {
     ByteBuffer buf = ByteBuffer.wrap(rec).order(ByteOrder.LITTLE_ENDIAN);
-    buf.get(); // format 1
     long due = int48(buf);
     long created = int48(buf);
     long expireAt = int48(buf);
+    int flags = Byte.toUnsignedInt(buf.get());
     int attempts = Short.toUnsignedInt(buf.getShort());
     int maxAttempts = Short.toUnsignedInt(buf.getShort());
     long vis = Integer.toUnsignedLong(buf.getInt());
@@ -115,6 +95,7 @@ public final class RecordCodec {
         due,
         created,
         expireAt,
+        flags,
         attempts,
         maxAttempts,
         vis,

@@ -57,7 +57,7 @@ public final class Replies {
    * A job of a page by state, with its score: due time (delayed, ready), lease deadline (inflight)
    * or time of death (dead).
    */
-  public record Listed(String id, RecordCodec.Decoded record, long score) {}
+  public record Listed(String member, String id, RecordCodec.Decoded record, long score) {}
 
   /**
    * A partition's deletion: {@code OK} with the jobs deleted, or {@code NOT_EMPTY} with its jobs.

@@ -5,6 +5,8 @@ import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.EnumMap;
 import java.util.HexFormat;
 import java.util.List;
@@ -28,7 +30,16 @@ final class ScriptRegistry {
       byte[] b = source.text().getBytes(StandardCharsets.UTF_8);
       sources.put(script, source);
       bytes.put(script, b);
-      digests.put(script, HexFormat.of().formatHex(Keys.sha1(b)));
+      digests.put(script, HexFormat.of().formatHex(sha1(b)));
+    }
+  }
+
+  /** The SHA-1 digest by which EVALSHA names a script. */
+  private static byte[] sha1(byte[] script) {
+    try {
+      return MessageDigest.getInstance("SHA-1").digest(script);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-1 is required of every Java platform", e);
     }
   }
 

@@ -10,8 +10,10 @@ import dev.hourglass.internal.store.Replies.Rescheduled;
 import dev.hourglass.spi.ScriptListener;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 
@@ -30,6 +32,7 @@ public final class Store {
   private final Registry registry;
   private final Deliveries deliveries;
   private final Outboxes outboxes;
+  private final ServerClock serverClock;
 
   public Store(
       RedisConnector redis,
@@ -43,6 +46,7 @@ public final class Store {
     this.registry = new Registry(runner, keys, serverClock);
     this.deliveries = new Deliveries(runner, serverClock);
     this.outboxes = new Outboxes(runner);
+    this.serverClock = serverClock;
   }
 
   public Keys keys() {
@@ -77,7 +81,9 @@ public final class Store {
 
   /**
    * A new job for {@link #enqueue}: {@code time} is a delay from the server's now when {@code
-   * relative}, else epoch ms; {@code backoff} null means the queue's default.
+   * relative}, else epoch ms; {@code slotStart} the start of the slot list its due time is expected
+   * to fall in, or -1 when it is expected in near (due within a slot width); {@code backoff} null
+   * means the queue's default; {@code flags} those of the record (see {@link RecordCodec}).
    */
   public record NewJob(
       String id,
@@ -88,51 +94,91 @@ public final class Store {
       int maxAttempts,
       long visibilityMs,
       Backoff backoff,
+      int flags,
       byte[] payload) {}
 
   /** The KEYS and ARGV of one script call. */
   record Call(Args keys, Args argv) {}
 
-  /** The call enqueue.lua takes for these jobs of one partition. */
-  static Call enqueueCall(Partition p, long lookaheadMs, List<NewJob> jobs) {
-    Args keyArgs = p.fixedKeys();
-    Args argv = p.argv().add(jobs.size()).add(lookaheadMs);
+  /** The call enqueue.lua takes for these jobs of one partition, whose ids are distinct. */
+  static Call enqueueCall(Partition p, long slotWidthMs, List<NewJob> jobs) {
+    Args keyArgs = p.keysWithAllPools();
+    boolean ttl = false;
+    Set<Long> starts = new LinkedHashSet<>();
     for (NewJob j : jobs) {
-      keyArgs.add(p.pool(j.id())).add(p.slot(j.slotStart()));
-      argv.add(j.id())
+      ttl |= j.ttlMs() > 0;
+      if (j.slotStart() >= 0) {
+        starts.add(j.slotStart());
+      }
+    }
+    Args argv = p.argv().add(jobs.size()).add(slotWidthMs).add(ttl ? 4 : 3).add(starts.size());
+    for (long start : starts) {
+      keyArgs.add(p.slot(start));
+      argv.add(start);
+    }
+    for (NewJob j : jobs) {
+      argv.add(p.member(j.id()))
+          .add(j.relative() ? "+" + j.time() : Long.toString(j.time()))
           .add(
-              RecordCodec.enqueueArg(
-                  j.relative(),
-                  j.time(),
-                  j.slotStart(),
-                  j.ttlMs(),
-                  j.maxAttempts(),
-                  j.visibilityMs(),
-                  RecordCodec.tail(j.backoff(), j.payload())));
+              RecordCodec.newTail(
+                  j.flags(), j.maxAttempts(), j.visibilityMs(), j.backoff(), j.payload()));
+      if (ttl) {
+        argv.add(j.ttlMs());
+      }
     }
     return new Call(keyArgs, argv);
   }
 
   /**
-   * Enqueues jobs of one partition; with {@code replicas > 0} the future completes once that many
+   * Enqueues jobs of one partition, results in order; a job whose id an earlier job of the list has
+   * is a duplicate of that one. With {@code replicas > 0} the future completes once that many
    * replicas hold them (see {@link ReplicaAcks}). So do {@link #cancel}, {@link Deliveries#ack} and
    * {@link Deliveries#nack}.
    */
   public CompletableFuture<List<Enqueued>> enqueue(
-      Partition p, long lookaheadMs, List<NewJob> jobs, int replicas) {
-    Call call = enqueueCall(p, lookaheadMs, jobs);
+      Partition p, long slotWidthMs, List<NewJob> jobs, int replicas) {
+    Map<String, Integer> firstOf = new HashMap<>();
+    List<NewJob> distinct = new ArrayList<>(jobs.size());
+    int[] sentAs = new int[jobs.size()];
+    for (int i = 0; i < jobs.size(); i++) {
+      Integer first = firstOf.putIfAbsent(jobs.get(i).id(), distinct.size());
+      if (first == null) {
+        sentAs[i] = distinct.size();
+        distinct.add(jobs.get(i));
+      } else {
+        sentAs[i] = -1 - first;
+      }
+    }
+    Call call = enqueueCall(p, slotWidthMs, distinct);
     return runner
         .run(Script.ENQUEUE, call.keys(), call.argv(), replicas)
         .thenApply(
             reply -> {
+              long now = Reply.num(reply.get(1));
+              serverClock.observe(now);
+              Enqueued[] sent = new Enqueued[distinct.size()];
+              for (int i = 0; i < sent.length; i++) {
+                NewJob j = distinct.get(i);
+                long due = j.relative() ? now + j.time() : j.time();
+                sent[i] = new Enqueued(j.id(), Status.OK, due <= now ? "ready" : "delayed", due);
+              }
+              for (int r = 2; r + 2 < reply.size(); r += 3) {
+                int i = (int) Reply.num(reply.get(r)) - 1;
+                sent[i] =
+                    new Enqueued(
+                        distinct.get(i).id(),
+                        Status.DUPLICATE,
+                        Reply.str(reply.get(r + 1)),
+                        Reply.num(reply.get(r + 2)));
+              }
               List<Enqueued> out = new ArrayList<>(jobs.size());
               for (int i = 0; i < jobs.size(); i++) {
-                out.add(
-                    new Enqueued(
-                        jobs.get(i).id(),
-                        Status.of(Reply.num(reply.get(1 + 3 * i))),
-                        Reply.str(reply.get(2 + 3 * i)),
-                        Reply.num(reply.get(3 + 3 * i))));
+                if (sentAs[i] >= 0) {
+                  out.add(sent[sentAs[i]]);
+                } else {
+                  Enqueued first = sent[-1 - sentAs[i]];
+                  out.add(new Enqueued(first.id(), Status.DUPLICATE, first.state(), first.dueMs()));
+                }
               }
               return out;
             });
@@ -140,7 +186,7 @@ public final class Store {
 
   public CompletableFuture<Status> cancel(Partition p, String id, int replicas) {
     return runner
-        .run(Script.CANCEL, p.keysFor(id), p.argv().add(id), replicas)
+        .run(Script.CANCEL, p.keysFor(id), p.argv().add(p.member(id)), replicas)
         .thenApply(Reply::status);
   }
 
@@ -148,7 +194,12 @@ public final class Store {
       Partition p, String id, boolean relative, long time, long slotStart, long lookaheadMs) {
     Args keyArgs = p.keysFor(id).add(p.slot(slotStart));
     Args argv =
-        p.argv().add(id).add(relative ? "d" : "a").add(time).add(slotStart).add(lookaheadMs);
+        p.argv()
+            .add(p.member(id))
+            .add(relative ? "d" : "a")
+            .add(time)
+            .add(slotStart)
+            .add(lookaheadMs);
     return runner
         .run(Script.RESCHEDULE, keyArgs, argv)
         .thenApply(
@@ -173,7 +224,7 @@ public final class Store {
    */
   public CompletableFuture<Found> get(Partition p, String id, boolean evenExpired) {
     return runner
-        .run(Script.GET, p.keysFor(id), p.argv().add(id).add(evenExpired ? "1" : "0"))
+        .run(Script.GET, p.keysFor(id), p.argv().add(p.member(id)).add(evenExpired ? "1" : "0"))
         .thenApply(
             reply -> {
               Status status = Reply.status(reply);
@@ -213,11 +264,11 @@ public final class Store {
   }
 
   /**
-   * One page of a partition's jobs in a state (its label), after the cursor (score, id; a null
+   * One page of a partition's jobs in a state (its label), after the cursor (score, member; a null
    * score: from the start); see list.lua. A catch-up that ran out of budget is continued first.
    */
   public CompletableFuture<List<Listed>> list(
-      Partition p, String state, Long afterScore, String afterId, int limit, long slotWidthMs) {
+      Partition p, String state, Long afterScore, String afterMember, int limit, long slotWidthMs) {
     return runner
         .withSlots(
             p,
@@ -226,20 +277,22 @@ public final class Store {
                 p.argv()
                     .add(state)
                     .add(afterScore == null ? "" : Long.toString(afterScore))
-                    .add(afterId)
+                    .add(afterMember)
                     .add(limit)
                     .add(slotWidthMs)
                     .add(slots.size()))
         .thenCompose(
             reply -> {
               if (Reply.num(reply.get(1)) == 0) {
-                return list(p, state, afterScore, afterId, limit, slotWidthMs);
+                return list(p, state, afterScore, afterMember, limit, slotWidthMs);
               }
               List<Listed> out = new ArrayList<>();
               for (int i = 2; i + 2 < reply.size(); i += 3) {
+                String member = Reply.str(reply.get(i));
                 out.add(
                     new Listed(
-                        Reply.str(reply.get(i)),
+                        member,
+                        Partition.idOf(member),
                         RecordCodec.decode(Reply.bytes(reply.get(i + 1))),
                         Reply.num(reply.get(i + 2))));
               }
@@ -292,7 +345,7 @@ public final class Store {
   /** Requeues one dead job ({@code NOT_FOUND} when it is not dead): the status. */
   public CompletableFuture<Status> deadRequeue(Partition p, String id) {
     return runner
-        .run(Script.DEAD_REQUEUE, p.keysWithAllPools(), p.argv().add(id).add(1))
+        .run(Script.DEAD_REQUEUE, p.keysWithAllPools(), p.argv().add(p.member(id)).add(1))
         .thenApply(Reply::status);
   }
 

@@ -16,14 +16,6 @@
 
 local MAX_NEEDED_SLOTS = 16
 
--- Slot start -> declared key, from ARGV[count_arg] = m, ARGV[count_arg + 1 .. count_arg + m] the starts, and
--- KEYS[first_key ..] their keys in the same order.
-local function declared_slots(count_arg, first_key)
-  local declared = {}
-  for i = 1, tonumber(ARGV[count_arg]) do declared[tonumber(ARGV[count_arg + i])] = KEYS[first_key + i - 1] end
-  return declared
-end
-
 -- True when clock work has fallen due since the last catch-up (or none has run on this partition yet).
 local function clock_work_due(now)
   return M_CU == nil or M_CU <= now
@@ -32,7 +24,7 @@ end
 -- Jobs past their ttl leave, wherever they are. True when the budget ran out.
 local function expire_ttl(now, budget)
   local expired = redis.call('ZRANGEBYSCORE', K_TTL, '-inf', now, 'LIMIT', 0, budget)
-  for _, id in ipairs(expired) do drop(pool_of(id), id, 'expired') end
+  for _, m in ipairs(expired) do drop(pool_of(m), m, 'expired') end
   if #expired > 0 then redis.call('HINCRBY', K_STATS, 'expired', #expired) end
   return #expired == budget
 end
@@ -42,23 +34,23 @@ end
 local function return_lapsed(now, budget)
   local lapsed = redis.call('ZRANGEBYSCORE', K_INFLIGHT, LEASES_FROM, now, 'LIMIT', 0, budget)
   local requeued, killed = 0, 0
-  for _, id in ipairs(lapsed) do
-    local pool_key = pool_of(id)
-    local rec = redis.call('HGET', pool_key, id)
-    redis.call('ZREM', K_INFLIGHT, id)
-    redis.call('HDEL', K_LEASES, id)
+  for _, m in ipairs(lapsed) do
+    local pool_key = pool_of(m)
+    local rec = redis.call('HGET', pool_key, m)
+    redis.call('ZREM', K_INFLIGHT, m)
+    redis.call('HDEL', K_LEASES, m)
     if rec then
       local j = decode(rec)
       j.attempts = j.attempts + 1
       j.err = 'lease expired'
       local updated = encode(j, rec)
-      redis.call('HSET', pool_key, id, updated)
+      redis.call('HSET', pool_key, m, updated)
       if j.attempts >= j.max_attempts then
-        redis.call('ZADD', K_DEAD, now, id)
-        outbox_add(id, updated, 'dead')
+        redis.call('ZADD', K_DEAD, now, m)
+        outbox_add(m, updated, 'dead')
         killed = killed + 1
       else
-        redis.call('ZADD', K_NEAR, j.due, id)
+        redis.call('ZADD', K_NEAR, j.due, m)
         requeued = requeued + 1
       end
     end
@@ -68,16 +60,16 @@ local function return_lapsed(now, budget)
   return requeued, #lapsed == budget
 end
 
--- Loads the job of a slot entry (an id) into near at the due time its record holds, if it still waits for it: its
+-- Loads the job of a slot entry (a member) into near at the due time its record holds, if it still waits for it: its
 -- record exists and it is neither leased nor dead. Entries left behind by cancel or reschedule are skipped that
 -- way; a job already in near has its due time as its score, so adding it again changes nothing; a job rescheduled
 -- to a later slot may be loaded early, which only means it waits in near (claim takes only due jobs).
 -- Returns 1 when the job was due already (it is ready at once), else 0.
-local function load_entry(id, now)
-  local rec = redis.call('HGET', pool_of(id), id)
-  if not rec or redis.call('ZSCORE', K_INFLIGHT, id) or redis.call('ZSCORE', K_DEAD, id) then return 0 end
+local function load_entry(m, now)
+  local rec = redis.call('HGET', pool_of(m), m)
+  if not rec or redis.call('ZSCORE', K_INFLIGHT, m) or redis.call('ZSCORE', K_DEAD, m) then return 0 end
   local due = record_due(rec)
-  if redis.call('ZADD', K_NEAR, due, id) == 1 and due <= now then return 1 end
+  if redis.call('ZADD', K_NEAR, due, m) == 1 and due <= now then return 1 end
   return 0
 end
 
@@ -106,7 +98,7 @@ local function load_slots(now, before, budget, declared)
       break
     end
     local entries = redis.call('LRANGE', slot_key, 0, budget - loaded - 1)
-    for _, id in ipairs(entries) do made_ready = made_ready + load_entry(id, now) end
+    for _, m in ipairs(entries) do made_ready = made_ready + load_entry(m, now) end
     loaded = loaded + #entries
     if redis.call('LLEN', slot_key) > #entries then
       redis.call('LTRIM', slot_key, #entries, -1)

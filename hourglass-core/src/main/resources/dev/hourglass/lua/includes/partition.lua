@@ -1,5 +1,5 @@
--- partition: what every partition script shares (layout version 6): its keys, status codes, the meta hash, the
--- server clock, wake tokens. Every partition script includes it first.
+-- partition: what every partition script shares (layout version 8): its keys, job members, status codes, the meta
+-- hash, the server clock, wake tokens. Every partition script includes it first.
 --
 -- Every partition script receives the same ten leading KEYS, all carrying the partition's hash tag {queue.p}:
 --   KEYS[1] meta     HASH  pools (the pool count S, written when the partition is created: every script refuses a
@@ -12,22 +12,27 @@
 --                          paused: claims lease nothing); archive (present while finished jobs are recorded in
 --                          the outbox: the most records it may hold); obd (records dropped from the outbox past
 --                          that bound)
---   KEYS[2] near     ZSET  id -> due ms: every job due before the watermark that is neither leased nor dead (and a
---                          few due later, see catch_up.lua). The ones due by the server clock are ready; claim
+--   KEYS[2] near     ZSET  member -> due ms: every job due before the watermark that is neither leased nor dead (and
+--                          a few due later, see catch_up.lua). The ones due by the server clock are ready; claim
 --                          takes them oldest due first
 --   KEYS[3] slots    ZSET  slot start -> slot start: the index of non-empty slot lists (hg:{q.p}:slot:<start>,
---                          LISTs of the ids of far-future jobs)
---   KEYS[4] inflight ZSET  id -> lease deadline ms; and KEEPER -> -1 once a claim has leased a job (see KEEPER)
---   KEYS[5] leases   HASH  id -> receipt of the current delivery; and KEEPER -> KEEPER likewise
---   KEYS[6] dead     ZSET  id -> time of death ms
---   KEYS[7] ttl      ZSET  id -> expiry ms, only jobs that have a ttl
+--                          LISTs of the members of far-future jobs)
+--   KEYS[4] inflight ZSET  member -> lease deadline ms; and KEEPER -> -1 once a claim has leased a job (see KEEPER)
+--   KEYS[5] leases   HASH  member -> receipt of the current delivery; and KEEPER -> KEEPER likewise
+--   KEYS[6] dead     ZSET  member -> time of death ms
+--   KEYS[7] ttl      ZSET  member -> expiry ms, only jobs that have a ttl
 --   KEYS[8] stats    HASH  counters: enqueued, delivered, acked, retried, dead, expired, cancelled, purged; live
 --                          jobs are enqueued - acked - cancelled - expired - purged (each removal counts once)
 --   KEYS[9] wake     LIST  wake-up tokens consumers block on (hints only)
 --   KEYS[10] outbox  STREAM finished jobs waiting for an archiver, oldest first, while meta.archive is set: fields
---                          id, o (outcome: acked, dead, cancelled, expired, purged), t (finished, ms), r (the
---                          job's record as it finished; see record.lua). See outbox_add()
+--                          m (the job's member), o (outcome: acked, dead, cancelled, expired, purged), t (finished,
+--                          ms), r (the job's record as it finished; see record.lua). See outbox_add()
 -- Script-specific KEYS follow from KEYS[11]. ARGV[1] is always the pool count S the caller assumes.
+--
+-- A job is known inside Redis by its member: its id, then one byte naming the pool HASH that holds its record, the
+-- pool's index (0 to 44: below every character an id may hold, so members sort as their ids do; Partition.member in
+-- Java, which alone chooses the pool). The member is the pool's field, and the job's entry in near, the slot lists,
+-- inflight, leases, dead and ttl, so no script computes a pool or cuts a string: the last byte names the pool.
 --
 -- Status codes, the first element of every partition script's reply (Status in Java):
 --   0 ok, 1 not found, 2 stale receipt, 3 inflight, 4 duplicate id, 5 dead (wrong state), 6 need slots (the script
@@ -42,14 +47,12 @@ local OK, NOT_FOUND, STALE, INFLIGHT, DUPLICATE, DEAD, NEED_SLOTS, NOT_EMPTY = 0
 local POOLS = tonumber(ARGV[1])
 local NOTHING_DUE = 9000000000000000
 local MAX_WAKE_TOKENS = 16
--- The channel promoters listen on: the meta key's name with 'promote' for 'meta', as Keys.Partition builds it.
-local PROMOTE_CHANNEL = string.sub(K_META, 1, -5) .. 'promote'
 -- A member of inflight (score KEEPER_SCORE, below every lease deadline) and a field of leases that is not a job:
 -- longer than the 64 bytes up to which Redis keeps a small sorted set or hash in its compact encoding (a ziplist,
 -- listpack in Redis 7), so both keys stay in the hash-table one and are never deleted when their last lease ends.
 -- In the compact encoding every ZADD, HSET, HMGET and ZREM scans the whole key: with the tens to hundreds of leases
--- a busy queue holds, that made claim and ack cost several microseconds more per job. Not a job id (it has
--- spaces), so no lookup by id finds it; readers of whole ranges start at LEASES_FROM (deadlines are epoch ms).
+-- a busy queue holds, that made claim and ack cost several microseconds more per job. Not a job (it has spaces,
+-- which no id has), so no lookup finds it; readers of whole ranges start at LEASES_FROM (deadlines are epoch ms).
 local KEEPER = 'hourglass keeps this key in the hash-table encoding: not a job, see KEEPER in partition.lua'
 local KEEPER_SCORE = -1
 local LEASES_FROM = 0
@@ -79,10 +82,15 @@ end
 -- A job finished (outcome acked, dead, cancelled, expired or purged) with record rec as it was then: while the
 -- partition records finished jobs, append it to the outbox, in the same script as the change, so that the outbox
 -- holds a record exactly when Redis finished the job. Past the bound the oldest record goes, counted in meta.obd.
-local function outbox_add(id, rec, outcome)
+local function outbox_add(m, rec, outcome)
   if not M_ARCHIVE or not rec then return end
   if redis.call('XLEN', K_OUTBOX) >= M_ARCHIVE then redis.call('HINCRBY', K_META, 'obd', 1) end
-  redis.call('XADD', K_OUTBOX, 'MAXLEN', M_ARCHIVE, '*', 'id', id, 'o', outcome, 't', now_ms(), 'r', rec)
+  redis.call('XADD', K_OUTBOX, 'MAXLEN', M_ARCHIVE, '*', 'm', m, 'o', outcome, 't', now_ms(), 'r', rec)
+end
+
+-- The channel promoters listen on: the meta key's name with 'promote' for 'meta', as Partition.channel builds it.
+local function promote_channel()
+  return string.sub(K_META, 1, -5) .. 'promote'
 end
 
 -- Promoter work falls due at time t (a job in near, a lease deadline, a ttl, a slot to load): lower meta.due to it
@@ -91,7 +99,7 @@ local function promoter_due(t)
   if M_DUE == nil or t < M_DUE then
     redis.call('HSET', K_META, 'due', t)
     M_DUE = t
-    redis.call('PUBLISH', PROMOTE_CHANNEL, t)
+    redis.call('PUBLISH', promote_channel(), t)
   end
 end
 

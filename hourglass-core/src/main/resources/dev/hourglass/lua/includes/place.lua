@@ -1,4 +1,13 @@
--- place: where a job with a due time waits, by the one rule every placing script follows.
+-- place: where a job with a due time waits, by the one rule every placing script follows, and the slot lists a
+-- caller declared for it.
+
+-- Slot start -> declared slot LIST key, from ARGV[count_arg] = m, ARGV[count_arg + 1 .. count_arg + m] the starts,
+-- and KEYS[first_key ..] their keys in the same order.
+local function declared_slots(count_arg, first_key)
+  local declared = {}
+  for i = 1, tonumber(ARGV[count_arg]) do declared[tonumber(ARGV[count_arg + i])] = KEYS[first_key + i - 1] end
+  return declared
+end
 
 -- The partition's watermark, set to now when it has none yet.
 local function watermark(now)
@@ -9,32 +18,32 @@ local function watermark(now)
 end
 
 -- Where a job due at `due` belongs: 'ready' when due (it goes into near, where claim finds it at once); 'near' when
--- due before the watermark; 'slot' when the slot the caller proposed is valid (watermark <= slot start <= due <
--- slot start + 2 widths: a slot list holds jobs due within two widths of its start, which listing by due time
--- relies on; the second width absorbs a caller's clock estimate that is off by up to a width at a slot's edge);
--- else 'near'. The caller proposes the slot from its estimate of the server clock: a poor estimate costs near
--- memory, never correctness. The width is the queue's slot width (the scripts' lookahead).
-local function placement(due, now, slot_key, slot_start, width)
+-- due before the watermark; 'slot' when the slot list of its due time (the slot of width `width` holding it)
+-- starts at or after the watermark and the caller declared it, and then also that list's key and start; else
+-- 'near'. The caller declares the lists it expects from its estimate of the server clock: a poor estimate costs
+-- near memory, never correctness. The width is the queue's slot width (the scripts' lookahead).
+local function placement(due, now, width, declared)
   if due <= now then return 'ready' end
   local wm = watermark(now)
-  if due >= wm and slot_key and slot_start >= wm and slot_start <= due and due < slot_start + 2 * width then
-    return 'slot'
-  end
+  if due < wm then return 'near' end
+  local start = due - due % width
+  local key = declared[start]
+  if key and start >= wm then return 'slot', key, start end
   return 'near'
 end
 
 -- Puts a job where placement() says and tells whoever must act on it: consumers at once (a wake token) when it is
--- ready; else promoters, for when it falls due (near) or its slot must load (lookahead ms before the slot starts).
+-- ready; else promoters, for when it falls due (near) or its slot must load (width ms before the slot starts).
 -- Returns the state, 'ready' or 'delayed'.
-local function place(id, due, now, slot_key, slot_start, lookahead)
-  local where = placement(due, now, slot_key, slot_start, lookahead)
+local function place(m, due, now, width, declared)
+  local where, slot_key, start = placement(due, now, width, declared)
   if where == 'slot' then
-    if redis.call('RPUSH', slot_key, id) == 1 then redis.call('ZADD', K_SLOTS, slot_start, slot_start) end
-    clock_work_at(slot_start)
-    promoter_due(slot_start - lookahead)
+    if redis.call('RPUSH', slot_key, m) == 1 then redis.call('ZADD', K_SLOTS, start, start) end
+    clock_work_at(start)
+    promoter_due(start - width)
     return 'delayed'
   end
-  redis.call('ZADD', K_NEAR, due, id)
+  redis.call('ZADD', K_NEAR, due, m)
   if where == 'ready' then
     wake(1)
     return 'ready'

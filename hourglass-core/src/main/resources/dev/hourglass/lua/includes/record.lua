@@ -1,19 +1,22 @@
 -- record: the job record, the value of a pool HASH (RecordCodec in Java reads and writes the same bytes).
--- struct '<Bi6i6i6HHI4' (27 bytes) = format (1), due, created, expireAt (0 none), attempts (finished attempts),
--- maxAttempts, visibilityMs; then the backoff (B length + bytes; length 0 = the queue's default), the last error
--- (H length + UTF-8 bytes), then the payload bytes to the end.
-local HEADER = '<Bi6i6i6HHI4'
+-- struct '<i6i6i6BHHI4' (27 bytes) = due, created, expireAt (0 none), flags (bit 0: the payload is compressed),
+-- attempts (finished attempts), maxAttempts, visibilityMs; then the backoff (B length + bytes; length 0 = the
+-- queue's default), the last error (H length + UTF-8 bytes), then the payload bytes to the end. The client writes
+-- everything from flags on; enqueue.lua puts the three times, which need the server's clock, in front.
+local HEADER = '<i6i6i6BHHI4'
+local RECORD_TIMES = '<i6i6i6' -- the three times, which the record from flags on follows
+local ATTEMPTS_AT = 20 -- 1-based position of the attempts field
 
 local function decode(rec)
-  local _, due, created, expire, attempts, max_attempts, vis, pos = struct.unpack(HEADER, rec)
+  local due, created, expire, flags, attempts, max_attempts, vis, pos = struct.unpack(HEADER, rec)
   local blen = string.byte(rec, pos)
   local backoff = string.sub(rec, pos + 1, pos + blen)
   pos = pos + 1 + blen
   local elen = struct.unpack('<H', rec, pos)
   local err = string.sub(rec, pos + 2, pos + 1 + elen)
   return {
-    due = due, created = created, expire = expire, attempts = attempts, max_attempts = max_attempts, vis = vis,
-    backoff = backoff, err = err, payload_pos = pos + 2 + elen
+    due = due, created = created, expire = expire, flags = flags, attempts = attempts,
+    max_attempts = max_attempts, vis = vis, backoff = backoff, err = err, payload_pos = pos + 2 + elen
   }
 end
 
@@ -21,12 +24,16 @@ end
 local function encode(j, rec)
   local err = j.err
   if #err > 65535 then err = string.sub(err, 1, 65535) end
-  return struct.pack(HEADER, 1, j.due, j.created, j.expire, j.attempts, j.max_attempts, j.vis)
+  return struct.pack(HEADER, j.due, j.created, j.expire, j.flags, j.attempts, j.max_attempts, j.vis)
     .. string.char(#j.backoff) .. j.backoff .. struct.pack('<H', #err) .. err .. string.sub(rec, j.payload_pos)
 end
 
 -- The due time of a record, without decoding the rest.
 local function record_due(rec)
-  local _, due = struct.unpack('<Bi6', rec)
-  return due
+  return (struct.unpack('<i6', rec))
+end
+
+-- The expiry of a record (0: none), without decoding the rest.
+local function record_expire(rec)
+  return (struct.unpack('<i6', rec, 13))
 end

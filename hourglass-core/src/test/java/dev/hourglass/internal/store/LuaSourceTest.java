@@ -43,7 +43,7 @@ class LuaSourceTest {
     String claim = LuaSource.load(Script.CLAIM.fileName()).text();
     // claim.lua includes partition and catch_up; catch_up includes pools, record, jobs, place.
     assertThat(count(claim, "local function decode(")).isEqualTo(1);
-    assertThat(count(claim, "local function pool_index(")).isEqualTo(1);
+    assertThat(count(claim, "local function pool_of(")).isEqualTo(1);
     assertThat(claim).doesNotContain("@include");
     String ack = LuaSource.load(Script.ACK.fileName()).text();
     assertThat(ack).as("ack.lua includes partition only").doesNotContain("local function decode(");
@@ -57,7 +57,7 @@ class LuaSourceTest {
       queue.enqueue(JobSpec.builder().id("j").payload("x").build());
       // A record too short for its header: decode() fails on its first line.
       Partition p = new Keys("hg").partition("broken", 0, 1, 40);
-      redis.server().command("HSET", p.pool("j"), "j", "xx");
+      redis.server().command("HSET", p.pool("j"), p.member("j"), "xx");
 
       int line = lineOf("includes/record.lua", "struct.unpack(HEADER, rec)");
       assertThatThrownBy(() -> queue.get("j"))
