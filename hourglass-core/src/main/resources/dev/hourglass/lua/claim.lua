@@ -3,15 +3,16 @@
 -- claim: lease up to max ready jobs (the jobs in near that are due by the server clock), oldest due first, after
 -- catching up with the clock (catch_up.lua), so an overdue job is claimed even when no promoter has run.
 -- KEYS[1..10] the partition keys; KEYS[11..10+S] every pool HASH in index order; then m declared slot LISTs.
--- ARGV[1] pools S; ARGV[2] max jobs; ARGV[3] visibility ms for this claim (0 = each job's own); ARGV[4] receipt
---   prefix (random, from the client: no two claims share one); the receipt of the i-th job leased is the prefix,
---   '.', and i as two base-64 characters, so no two deliveries share one (Deliveries.claim makes the same).
--- Reply: { OK, now ms, then per leased job: member, record }, or { NEED_SLOTS, slot starts... }. A leased job's
---   attempt is its record's attempts + 1, its lease runs until now + the visibility (the claim's, else its
---   record's). A job whose ttl has passed is dropped instead of leased. When ready jobs remain (the ones the
---   catch-up made ready included), one wake token is pushed so that another blocked consumer picks them up, and it
---   passes the wake-up on likewise; when none remain, the tokens left are deleted, since each would only wake a
---   consumer into an empty claim. A paused queue's claims lease nothing.
+-- ARGV[1] pools S; ARGV[2] max jobs; ARGV[3] visibility ms for this claim (0 = each job's own); ARGV[4] the lease
+--   token of this claim (random, from the client: no two claims share one, and a claim leases a job at most once,
+--   so a member and a token name one delivery). leases holds the token; the receipt a consumer gets adds the job's
+--   own mark to it, which the client checks before it presents the token (Deliveries.receipt).
+-- Reply: { OK, now ms, then per leased job: member, record (grouped by pool, not in due order) }, or { NEED_SLOTS,
+--   slot starts... }. A leased job's attempt is its record's attempts + 1, its lease runs until now + the
+--   visibility (the claim's, else its record's). A job whose ttl has passed is dropped instead of leased. When
+--   ready jobs remain (the ones the catch-up made ready included), one wake token is pushed so that another blocked
+--   consumer picks them up, and it passes the wake-up on likewise; when none remain, the tokens left are deleted,
+--   since each would only wake a consumer into an empty claim. A paused queue's claims lease nothing.
 load_meta(false)
 local now = now_ms()
 if M_PAUSED then return { OK, now } end
@@ -34,32 +35,23 @@ if more then
 end
 redis.call('ZREM', K_NEAR, unpack(members))
 
--- The records, one HMGET per pool.
-local by_pool, pools_used = {}, {}
+-- Grouped by pool, for one HMGET of the records per pool (a member's last byte names its pool).
+local groups, order, n_groups = {}, {}, 0
 for i = 1, n do
   local m = members[i]
   local b = string.byte(m, -1)
-  local g = by_pool[b]
-  if not g then
-    g = { n = 0 }
-    by_pool[b] = g
-    pools_used[#pools_used + 1] = b
+  local g = groups[b]
+  if g then
+    g[#g + 1] = m
+  else
+    groups[b] = { m }
+    n_groups = n_groups + 1
+    order[n_groups] = b
   end
-  g.n = g.n + 1
-  g[g.n] = m
-end
-local records = {}
-for _, b in ipairs(pools_used) do
-  local g = by_pool[b]
-  local recs = redis.call('HMGET', KEYS[FIRST_EXTRA_KEY + b], unpack(g, 1, g.n))
-  for x = 1, g.n do records[g[x]] = recs[x] end
 end
 
 local vis_override = tonumber(ARGV[3])
-local prefix = ARGV[4] .. '.'
--- Byte codes of the URL-safe base-64 alphabet: the claim index as two characters, without the sprintf that number
--- to string conversion costs in Lua 5.1 (max jobs per claim is at most 1000 < 64 * 64).
-local B64 = { string.byte('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_', 1, 64) }
+local token = ARGV[4]
 -- Only jobs with a ttl can have expired, and they are all in the ttl set.
 local ttls = redis.call('ZCARD', K_TTL) > 0
 local last_vis, deadline, deadline_str = nil, nil, nil
@@ -69,30 +61,33 @@ local leased, expired = 0, 0
 -- Both lists start with the KEEPER entry: first, so that a key this claim creates starts in the hash-table encoding.
 -- Its lease is KEEPER too, longer than any receipt (at most 64 characters), so no ack or extend can match it.
 local inflight_args, lease_args = { KEEPER_SCORE, KEEPER }, { KEEPER, KEEPER }
-for i = 1, n do
-  local m = members[i]
-  local rec = records[m]
-  if rec then
-    local vis = vis_override
-    if vis == 0 then vis = struct.unpack('<I4', rec, 24) end
-    if ttls and record_expire(rec) > 0 and record_expire(rec) <= now then
-      drop(KEYS[FIRST_EXTRA_KEY + string.byte(m, -1)], m, 'expired', rec)
-      expired = expired + 1
-    else
-      if vis ~= last_vis then
-        -- Jobs of one claim nearly always share a visibility: format the deadline once (number to string
-        -- conversion is a sprintf in Lua 5.1).
-        last_vis, deadline = vis, now + vis
-        deadline_str = tostring(deadline)
-        if earliest_deadline == nil or deadline < earliest_deadline then earliest_deadline = deadline end
+for gi = 1, n_groups do
+  local g = groups[order[gi]]
+  local pool_key = KEYS[FIRST_EXTRA_KEY + order[gi]]
+  local recs = redis.call('HMGET', pool_key, unpack(g))
+  for x = 1, #g do
+    local m, rec = g[x], recs[x]
+    if rec then
+      local vis = vis_override
+      if vis == 0 then vis = struct.unpack('<I4', rec, 24) end
+      if ttls and record_expire(rec) > 0 and record_expire(rec) <= now then
+        drop(pool_key, m, 'expired', rec)
+        expired = expired + 1
+      else
+        if vis ~= last_vis then
+          -- Jobs of one claim nearly always share a visibility: format the deadline once (number to string
+          -- conversion is a sprintf in Lua 5.1).
+          last_vis, deadline = vis, now + vis
+          deadline_str = tostring(deadline)
+          if earliest_deadline == nil or deadline < earliest_deadline then earliest_deadline = deadline end
+        end
+        leased = leased + 1
+        local a = 2 * leased + 2
+        inflight_args[a - 1], inflight_args[a] = deadline_str, m
+        lease_args[a - 1], lease_args[a] = m, token
+        reply[r + 1], reply[r + 2] = m, rec
+        r = r + 2
       end
-      leased = leased + 1
-      local a = 2 * leased + 2
-      inflight_args[a - 1], inflight_args[a] = deadline_str, m
-      lease_args[a - 1] = m
-      lease_args[a] = prefix .. string.char(B64[math.floor(leased / 64) + 1], B64[leased % 64 + 1])
-      reply[r + 1], reply[r + 2] = m, rec
-      r = r + 2
     end
   end
 end

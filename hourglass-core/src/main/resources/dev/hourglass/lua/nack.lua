@@ -5,14 +5,14 @@
 -- nack: a delivery failed; retry the job after a delay, or move it to dead.
 -- KEYS[1..10] the partition keys; KEYS[11] the job's pool HASH; KEYS[12] the slot LIST the caller expects the retry
 --   to fall in (see placement() in place.lua).
--- ARGV[1] pools S; ARGV[2] member; ARGV[3] receipt; ARGV[4] error text; ARGV[5] retry delay ms (the client computes it
---   from the job's backoff); ARGV[6] '1' to kill the job now; ARGV[7] that slot list's start ms; ARGV[8] slot
---   width ms.
+-- ARGV[1] pools S; ARGV[2] member; ARGV[3] lease token; ARGV[4] error text; ARGV[5] retry delay ms (the client
+--   computes it from the job's backoff); ARGV[6] '1' to kill the job now; ARGV[7] that slot list's start ms;
+--   ARGV[8] slot width ms.
 -- Reply: { status, outcome ('retry'|'dead'), due ms of the retry or time of death }
 load_meta(false)
-local m, receipt = ARGV[2], ARGV[3]
+local m, token = ARGV[2], ARGV[3]
 local pool_key = KEYS[FIRST_EXTRA_KEY]
-local refusal = lease_refusal(pool_key, m, receipt)
+local refusal = lease_refusal(pool_key, m, token)
 if refusal then return { refusal } end
 local now = now_ms()
 local rec = redis.call('HGET', pool_key, m)

@@ -4,12 +4,12 @@
 -- release: hand back a delivery that was never started (its worker is closing, or its caller gave up): the job is
 -- ready again at once (in near at its due time) and the attempt does not count.
 -- KEYS[1..10] the partition keys; KEYS[11] the job's pool HASH.
--- ARGV[1] pools S; ARGV[2] member; ARGV[3] receipt.
+-- ARGV[1] pools S; ARGV[2] member; ARGV[3] lease token.
 -- Reply: { status } 0 released, 1 not found, 2 stale receipt.
 load_meta(false)
-local m, receipt = ARGV[2], ARGV[3]
+local m, token = ARGV[2], ARGV[3]
 local pool_key = KEYS[FIRST_EXTRA_KEY]
-local refusal = lease_refusal(pool_key, m, receipt)
+local refusal = lease_refusal(pool_key, m, token)
 if refusal then return { refusal } end
 redis.call('ZREM', K_INFLIGHT, m)
 redis.call('HDEL', K_LEASES, m)

@@ -38,6 +38,7 @@ import org.openjdk.jmh.annotations.Warmup;
 public class ClientPathBenchmark {
   private static final int POOLS = 40;
   private static final long SLOT_MS = 60_000;
+  private static final ServerClock CLOCK = new ServerClock(Clock.systemUTC());
 
   @Param({"120"})
   public int payloadBytes;
@@ -58,7 +59,7 @@ public class ClientPathBenchmark {
     backoff = Backoff.exponential(Duration.ofSeconds(1), Duration.ofHours(1), 0.2);
     ids = new RandomIds(Clock.systemUTC());
     id = ids.newId();
-    tail = RecordCodec.newTail(0, 5, 30_000, backoff, payload);
+    tail = tail(backoff, payload);
     record = fullRecord(tail);
     partition = new Keys("hg").partition("bench", 0, 1, POOLS);
     due = System.currentTimeMillis() + 3_600_000;
@@ -92,7 +93,14 @@ public class ClientPathBenchmark {
   /** The record tail sent with every enqueue: flags, counts, backoff, empty last error, payload. */
   @Benchmark
   public byte[] recordTail() {
-    return RecordCodec.newTail(0, 5, 30_000, backoff, payload);
+    return tail(backoff, payload);
+  }
+
+  private static byte[] tail(Backoff backoff, byte[] payload) {
+    byte[] b = RecordCodec.backoffBytes(backoff);
+    Blob blob = new Blob(RecordCodec.tailBytes(b, payload));
+    RecordCodec.writeTail(blob, 0, 5, 30_000, b, payload);
+    return blob.toBytes();
   }
 
   /** Decoding a record, once per delivered job. */
@@ -106,7 +114,7 @@ public class ClientPathBenchmark {
   public byte[][][] enqueueArgs() {
     long slotStart = Keys.slotStart(due, SLOT_MS);
     Store.Call call =
-        Store.enqueueCall(partition, SLOT_MS, List.of(newJob(id, slotStart, payload)));
+        Store.enqueueCall(partition, SLOT_MS, List.of(newJob(id, slotStart, payload)), CLOCK);
     return new byte[][][] {call.keys().toArray(), call.argv().toArray()};
   }
 
@@ -126,7 +134,8 @@ public class ClientPathBenchmark {
     long runAt = spec.runAt().orElseThrow().toEpochMilli();
     long slotStart = Keys.slotStart(runAt, SLOT_MS);
     Store.Call call =
-        Store.enqueueCall(partition, SLOT_MS, List.of(newJob(newId, slotStart, spec.payload())));
+        Store.enqueueCall(
+            partition, SLOT_MS, List.of(newJob(newId, slotStart, spec.payload())), CLOCK);
     return new byte[][][] {call.keys().toArray(), call.argv().toArray()};
   }
 

@@ -6,6 +6,7 @@ import dev.hourglass.internal.store.Replies.Extended;
 import dev.hourglass.internal.store.Replies.Nacked;
 import dev.hourglass.internal.store.Replies.Promoted;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -26,44 +27,90 @@ public final class Deliveries {
     this.serverClock = serverClock;
   }
 
-  /** The URL-safe base-64 alphabet of a receipt's index. */
-  private static final String B64 =
-      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+  private static final char[] B64 =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".toCharArray();
 
   /**
    * Leases up to {@code max} ready jobs of a partition, each for {@code visibilityMs} (0: its own
-   * visibility). The receipt of the i-th job leased (1-based) is {@code prefix} (random, one per
-   * claim), '.' and i as two base-64 characters, as claim.lua stores it.
+   * visibility), under the lease {@code token} (random, one per claim), which Redis keeps with each
+   * lease; each delivery's receipt is the token and the job's own mark ({@link #receipt}).
    */
-  public CompletableFuture<Claimed> claim(Partition p, int max, long visibilityMs, String prefix) {
+  public CompletableFuture<Claimed> claim(Partition p, int max, long visibilityMs, String token) {
     return runner
         .withSlots(
             p,
             Script.CLAIM,
-            slots -> p.argv().add(max).add(visibilityMs).add(prefix).add(slots.size()))
+            slots -> p.argv().add(max).add(visibilityMs).add(token).add(slots.size()))
         .thenApply(
             reply -> {
               long now = Reply.num(reply.get(1));
               serverClock.observe(now);
               List<ClaimedJob> jobs = new ArrayList<>((reply.size() - 2) / 2);
-              char[] receipt = (prefix + "...").toCharArray();
               for (int i = 2; i + 1 < reply.size(); i += 2) {
                 RecordCodec.Decoded record = RecordCodec.decode(Reply.bytes(reply.get(i + 1)));
                 long vis = visibilityMs > 0 ? visibilityMs : record.visibilityMs();
-                int leased = i / 2;
-                receipt[receipt.length - 2] = B64.charAt(leased / 64);
-                receipt[receipt.length - 1] = B64.charAt(leased % 64);
+                String id = Partition.idOf(Reply.str(reply.get(i)));
                 jobs.add(
                     new ClaimedJob(
-                        Partition.idOf(Reply.str(reply.get(i))),
-                        record,
-                        record.attempts() + 1,
-                        new String(receipt),
-                        now + vis));
+                        id, record, record.attempts() + 1, receipt(token, id), now + vis));
               }
+              // The script answers grouped by pool: delivered oldest due first.
+              jobs.sort(CLAIM_ORDER);
               return new Claimed(now, jobs);
             });
   }
+
+  /**
+   * The receipt of job {@code id}'s delivery under lease {@code token}: the token, '.', and 11
+   * characters of a 64-bit hash of the id, so that receipts differ from job to job (and claim to
+   * claim); Redis keeps only the token ({@link #leaseOf}).
+   */
+  static String receipt(String token, String id) {
+    char[] r = new char[token.length() + 12];
+    token.getChars(0, token.length(), r, 0);
+    r[token.length()] = '.';
+    mark(id, r, token.length() + 1);
+    return new String(r);
+  }
+
+  /** The 11 characters of a job's mark, written at {@code at}. */
+  private static void mark(String id, char[] into, int at) {
+    long h = 0xcbf29ce484222325L; // FNV-1a, then MurmurHash3's 64-bit finalizer
+    for (int i = 0; i < id.length(); i++) {
+      h = (h ^ id.charAt(i)) * 0x100000001b3L;
+    }
+    h ^= h >>> 33;
+    h *= 0xff51afd7ed558ccdL;
+    h ^= h >>> 33;
+    h *= 0xc4ceb9fe1a85ec53L;
+    h ^= h >>> 33;
+    for (int i = 0; i < 11; i++) {
+      into[at + i] = B64[(int) (h >>> (6 * i)) & 63];
+    }
+  }
+
+  /**
+   * The lease token a receipt presents for job {@code id}: its token when it is a receipt of this
+   * job's, else the empty string, which holds no lease (so the script refuses it as stale, or not
+   * found when the job is gone).
+   */
+  static String leaseOf(String receipt, String id) {
+    int t = receipt.length() - 12;
+    if (t <= 0 || receipt.charAt(t) != '.') {
+      return "";
+    }
+    char[] expected = new char[11];
+    mark(id, expected, 0);
+    for (int i = 0; i < 11; i++) {
+      if (receipt.charAt(t + 1 + i) != expected[i]) {
+        return "";
+      }
+    }
+    return receipt.substring(0, t);
+  }
+
+  private static final Comparator<ClaimedJob> CLAIM_ORDER =
+      Comparator.comparingLong((ClaimedJob j) -> j.record().due()).thenComparing(ClaimedJob::id);
 
   /** One delivery: its job id and lease receipt. */
   public record Receipt(String id, String receipt) {}
@@ -91,16 +138,18 @@ public final class Deliveries {
     }
     Args keyArgs = p.fixedKeys();
     Args argv = p.argv().add(groups.size());
+    Blob blob = new Blob(acks.size() * 48);
     int[] sentOrder = new int[acks.size()];
     int sent = 0;
     for (Map.Entry<Integer, List<Integer>> g : groups.entrySet()) {
       keyArgs.add(p.poolKey(g.getKey()));
       argv.add(g.getValue().size());
       for (int i : g.getValue()) {
-        argv.add(members[i]).add(acks.get(i).receipt());
+        blob.shortText(members[i]).shortText(leaseOf(acks.get(i).receipt(), acks.get(i).id()));
         sentOrder[sent++] = i;
       }
     }
+    argv.add(blob.toBytes());
     return runner
         .run(Script.ACK, keyArgs, argv, replicas)
         .thenApply(
@@ -134,7 +183,7 @@ public final class Deliveries {
     Args argv =
         p.argv()
             .add(p.member(r.id()))
-            .add(r.receipt())
+            .add(leaseOf(r.receipt(), r.id()))
             .add(error)
             .add(delayMs)
             .add(kill ? "1" : "0")
@@ -154,7 +203,7 @@ public final class Deliveries {
   }
 
   public CompletableFuture<Extended> extend(Partition p, Receipt r, long visibilityMs) {
-    Args argv = p.argv().add(p.member(r.id())).add(r.receipt()).add(visibilityMs);
+    Args argv = p.argv().add(p.member(r.id())).add(leaseOf(r.receipt(), r.id())).add(visibilityMs);
     return runner
         .run(Script.EXTEND, p.keysFor(r.id()), argv)
         .thenApply(
@@ -166,7 +215,10 @@ public final class Deliveries {
 
   public CompletableFuture<Status> release(Partition p, Receipt r) {
     return runner
-        .run(Script.RELEASE, p.keysFor(r.id()), p.argv().add(p.member(r.id())).add(r.receipt()))
+        .run(
+            Script.RELEASE,
+            p.keysFor(r.id()),
+            p.argv().add(p.member(r.id())).add(leaseOf(r.receipt(), r.id())))
         .thenApply(Reply::status);
   }
 

@@ -12,8 +12,8 @@ import java.util.List;
  * The binary job record stored in a pool hash, shared with includes/record.lua: a fixed
  * little-endian header {@code <i6i6i6BHHI4} (due, created, expireAt, flags, attempts, maxAttempts,
  * visibilityMs), the backoff (length byte + bytes), the last error (2-byte length + UTF-8), then
- * the payload to the end. The client sends a new job's record from its flags on ({@link #newTail}),
- * and enqueue.lua puts the three times, which need the server's clock, in front.
+ * the payload to the end. The client sends a new job's record whole, or from its flags on ({@link
+ * #writeTail}), and then enqueue.lua puts the three times, which need the server's clock, in front.
  */
 public final class RecordCodec {
   static final int HEADER_BYTES = 6 + 6 + 6 + 1 + 2 + 2 + 4;
@@ -42,19 +42,26 @@ public final class RecordCodec {
       String lastError,
       byte[] payload) {}
 
+  /** Bytes of a new job's record from its flags on ({@link #writeTail}). */
+  static int tailBytes(byte[] backoff, byte[] payload) {
+    return 1 + 2 + 2 + 4 + 1 + backoff.length + 2 + payload.length;
+  }
+
   /**
-   * A new job's record from its flags on, as enqueue.lua takes it: flags, attempts (0),
-   * maxAttempts, visibilityMs, its own backoff (null for the queue's default), an empty last error,
-   * the payload.
+   * Writes a new job's record from its flags on: flags, attempts (0), maxAttempts, visibilityMs,
+   * its own backoff ({@link #encodeBackoff}; empty for the queue's default), an empty last error,
+   * the payload. enqueue.lua puts the three times in front of it, or takes a whole record ({@link
+   * #writeTimes} then this).
    */
-  static byte[] newTail(int flags, int maxAttempts, long visMs, Backoff backoff, byte[] payload) {
-    byte[] b = backoff == null ? new byte[0] : encodeBackoff(backoff);
-    ByteBuffer buf =
-        ByteBuffer.allocate(1 + 2 + 2 + 4 + 1 + b.length + 2 + payload.length)
-            .order(ByteOrder.LITTLE_ENDIAN);
-    buf.put((byte) flags).putShort((short) 0).putShort((short) maxAttempts).putInt((int) visMs);
-    buf.put((byte) b.length).put(b).putShort((short) 0).put(payload);
-    return buf.array();
+  static void writeTail(
+      Blob b, int flags, int maxAttempts, long visMs, byte[] backoff, byte[] payload) {
+    b.u8(flags).u16(0).u16(maxAttempts).u32(visMs);
+    b.u8(backoff.length).raw(backoff).u16(0).raw(payload);
+  }
+
+  /** Writes the three times that start a record. */
+  static void writeTimes(Blob b, long dueMs, long createdMs, long expireAtMs) {
+    b.i48(dueMs).i48(createdMs).i48(expireAtMs);
   }
 
   /**
@@ -63,17 +70,15 @@ public final class RecordCodec {
    */
   public static byte[] newRecord(
       long dueMs, long createdMs, int maxAttempts, long visibilityMs, byte[] payload) {
-    byte[] tail = newTail(0, maxAttempts, visibilityMs, null, payload);
-    ByteBuffer buf = ByteBuffer.allocate(6 + 6 + 6 + tail.length).order(ByteOrder.LITTLE_ENDIAN);
-    putInt48(buf, dueMs);
-    putInt48(buf, createdMs);
-    putInt48(buf, 0);
-    buf.put(tail);
-    return buf.array();
+    Blob b = new Blob(18 + tailBytes(new byte[0], payload));
+    writeTimes(b, dueMs, createdMs, 0);
+    writeTail(b, 0, maxAttempts, visibilityMs, new byte[0], payload);
+    return b.toBytes();
   }
 
-  private static void putInt48(ByteBuffer buf, long v) {
-    buf.putInt((int) v).putShort((short) (v >> 32));
+  /** A backoff as records hold it; empty for null, the queue's default. */
+  static byte[] backoffBytes(Backoff backoff) {
+    return backoff == null ? new byte[0] : encodeBackoff(backoff);
   }
 
   static Decoded decode(byte[] rec) {

@@ -100,32 +100,56 @@ public final class Store {
   /** The KEYS and ARGV of one script call. */
   record Call(Args keys, Args argv) {}
 
-  /** The call enqueue.lua takes for these jobs of one partition, whose ids are distinct. */
-  static Call enqueueCall(Partition p, long slotWidthMs, List<NewJob> jobs) {
+  /** A job's kind in enqueue.lua: its record whole, due at its time, without a ttl. */
+  private static final int WHOLE = 0;
+
+  /** A job's kind in enqueue.lua: the record from its flags on, due after its time as a delay. */
+  private static final int DELAY = 1;
+
+  /** A job's kind in enqueue.lua: the record from its flags on, due at its time. */
+  private static final int AT = 2;
+
+  /**
+   * The call enqueue.lua takes for these jobs of one partition, whose ids are distinct. A job due
+   * at an absolute time, without a ttl, travels as its whole record, its created time from {@code
+   * clock} once it has seen the server's; the others as the record from its flags on, the script
+   * putting the server's times in front.
+   */
+  static Call enqueueCall(Partition p, long slotWidthMs, List<NewJob> jobs, ServerClock clock) {
     Args keyArgs = p.keysWithAllPools();
-    boolean ttl = false;
     Set<Long> starts = new LinkedHashSet<>();
     for (NewJob j : jobs) {
-      ttl |= j.ttlMs() > 0;
       if (j.slotStart() >= 0) {
         starts.add(j.slotStart());
       }
     }
-    Args argv = p.argv().add(jobs.size()).add(slotWidthMs).add(ttl ? 4 : 3).add(starts.size());
+    Args argv = p.argv().add(jobs.size()).add(slotWidthMs).add(starts.size());
     for (long start : starts) {
       keyArgs.add(p.slot(start));
       argv.add(start);
     }
+    Blob members = new Blob(jobs.size() * 24);
+    Blob times = new Blob(jobs.size() * 27);
+    List<byte[]> records = new ArrayList<>(jobs.size());
+    long created = clock.nowMs();
+    boolean clockKnown = clock.known();
     for (NewJob j : jobs) {
-      argv.add(p.member(j.id()))
-          .add(j.relative() ? "+" + j.time() : Long.toString(j.time()))
-          .add(
-              RecordCodec.newTail(
-                  j.flags(), j.maxAttempts(), j.visibilityMs(), j.backoff(), j.payload()));
-      if (ttl) {
-        argv.add(j.ttlMs());
+      byte[] backoff = RecordCodec.backoffBytes(j.backoff());
+      int kind = j.relative() ? DELAY : j.ttlMs() > 0 || !clockKnown ? AT : WHOLE;
+      members.shortText(p.member(j.id()));
+      times.u8(kind).i48(j.time()).i48(j.ttlMs());
+      times.shortText(kind == DELAY ? "" : Long.toString(j.time()));
+      int tail = RecordCodec.tailBytes(backoff, j.payload());
+      Blob record = new Blob(kind == WHOLE ? 18 + tail : tail);
+      if (kind == WHOLE) {
+        RecordCodec.writeTimes(record, j.time(), created, 0);
       }
+      RecordCodec.writeTail(
+          record, j.flags(), j.maxAttempts(), j.visibilityMs(), backoff, j.payload());
+      records.add(record.bytesExact());
     }
+    argv.add(members.toBytes()).add(times.toBytes());
+    records.forEach(argv::add);
     return new Call(keyArgs, argv);
   }
 
@@ -149,7 +173,7 @@ public final class Store {
         sentAs[i] = -1 - first;
       }
     }
-    Call call = enqueueCall(p, slotWidthMs, distinct);
+    Call call = enqueueCall(p, slotWidthMs, distinct, serverClock);
     return runner
         .run(Script.ENQUEUE, call.keys(), call.argv(), replicas)
         .thenApply(

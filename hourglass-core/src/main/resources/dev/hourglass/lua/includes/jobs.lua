@@ -16,10 +16,10 @@ local function state_of(m, due, now)
   return 'delayed'
 end
 
--- Checks that the receipt holds the job's current lease: nil when it does, else the status to return (STALE when
+-- Checks that a lease token holds the job's current lease: nil when it does, else the status to return (STALE when
 -- the job lives on under another lease or none, NOT_FOUND when it is gone).
-local function lease_refusal(pool_key, m, receipt)
-  if redis.call('HGET', K_LEASES, m) == receipt then return nil end
+local function lease_refusal(pool_key, m, token)
+  if redis.call('HGET', K_LEASES, m) == token then return nil end
   if redis.call('HEXISTS', pool_key, m) == 1 then return STALE end
   return NOT_FOUND
 end

@@ -18,7 +18,8 @@
 --   KEYS[3] slots    ZSET  slot start -> slot start: the index of non-empty slot lists (hg:{q.p}:slot:<start>,
 --                          LISTs of the members of far-future jobs)
 --   KEYS[4] inflight ZSET  member -> lease deadline ms; and KEEPER -> -1 once a claim has leased a job (see KEEPER)
---   KEYS[5] leases   HASH  member -> receipt of the current delivery; and KEEPER -> KEEPER likewise
+--   KEYS[5] leases   HASH  member -> lease token of the current delivery (its claim's, see claim.lua); and KEEPER
+--                          -> KEEPER likewise
 --   KEYS[6] dead     ZSET  member -> time of death ms
 --   KEYS[7] ttl      ZSET  member -> expiry ms, only jobs that have a ttl
 --   KEYS[8] stats    HASH  counters: enqueued, delivered, acked, retried, dead, expired, cancelled, purged; live
