@@ -175,6 +175,8 @@ final class Enqueues {
   private NewJob prepare(JobSpec spec, Snapshot s) {
     QueueSettings q = s.settings();
     String id = spec.id().orElseGet(this::generatedId);
+    // An id RandomIds made for this job (80 random bits) is held by no live job.
+    boolean fresh = spec.id().isEmpty() && client.ids instanceof RandomIds;
     boolean relative = spec.runAt().isEmpty(); // a delay from the server's now, else epoch ms
     long time =
         relative
@@ -184,6 +186,7 @@ final class Enqueues {
     long estimatedDue = relative ? estimatedNow + time : time;
     return new NewJob(
         id,
+        fresh,
         relative,
         time,
         // A job due within a slot width waits in near, whatever the watermark: no slot list.

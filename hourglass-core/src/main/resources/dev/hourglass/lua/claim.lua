@@ -13,6 +13,7 @@
 --   ready jobs remain (the ones the catch-up made ready included), one wake token is pushed so that another blocked
 --   consumer picks them up, and it passes the wake-up on likewise; when none remain, the tokens left are deleted,
 --   since each would only wake a consumer into an empty claim. A paused queue's claims lease nothing.
+local call, byte = redis.call, string.byte
 load_meta(false)
 local now = now_ms()
 if M_PAUSED then return { OK, now } end
@@ -22,10 +23,10 @@ if clock_work_due(now) then
 end
 local max = tonumber(ARGV[2])
 -- One more than asked tells whether ready jobs remain.
-local members = redis.call('ZRANGEBYSCORE', K_NEAR, '-inf', now, 'LIMIT', 0, max + 1)
+local members = call('ZRANGEBYSCORE', K_NEAR, '-inf', now, 'LIMIT', 0, max + 1)
 local n = #members
 if n == 0 then
-  redis.call('DEL', K_WAKE) -- nothing is ready: every token left is stale
+  call('DEL', K_WAKE) -- nothing is ready: every token left is stale
   return { OK, now }
 end
 local more = n > max
@@ -33,13 +34,13 @@ if more then
   members[n] = nil
   n = max
 end
-redis.call('ZREM', K_NEAR, unpack(members))
+call('ZREM', K_NEAR, unpack(members))
 
 -- Grouped by pool, for one HMGET of the records per pool (a member's last byte names its pool).
 local groups, order, n_groups = {}, {}, 0
 for i = 1, n do
   local m = members[i]
-  local b = string.byte(m, -1)
+  local b = byte(m, -1)
   local g = groups[b]
   if g then
     g[#g + 1] = m
@@ -53,7 +54,7 @@ end
 local vis_override = tonumber(ARGV[3])
 local token = ARGV[4]
 -- Only jobs with a ttl can have expired, and they are all in the ttl set.
-local ttls = redis.call('ZCARD', K_TTL) > 0
+local ttls = call('ZCARD', K_TTL) > 0
 local last_vis, deadline, deadline_str = nil, nil, nil
 local earliest_deadline = nil
 local reply, r = { OK, now }, 2 -- r: length of reply (counters instead of #t, which costs a search per use)
@@ -64,12 +65,15 @@ local inflight_args, lease_args = { KEEPER_SCORE, KEEPER }, { KEEPER, KEEPER }
 for gi = 1, n_groups do
   local g = groups[order[gi]]
   local pool_key = KEYS[FIRST_EXTRA_KEY + order[gi]]
-  local recs = redis.call('HMGET', pool_key, unpack(g))
+  local recs = call('HMGET', pool_key, unpack(g))
   for x = 1, #g do
     local m, rec = g[x], recs[x]
     if rec then
       local vis = vis_override
-      if vis == 0 then vis = struct.unpack('<I4', rec, 24) end
+      if vis == 0 then
+        local v1, v2, v3, v4 = byte(rec, 24, 27) -- visibilityMs, little-endian (record.lua)
+        vis = v1 + 256 * (v2 + 256 * (v3 + 256 * v4))
+      end
       if ttls and record_expire(rec) > 0 and record_expire(rec) <= now then
         drop(pool_key, m, 'expired', rec)
         expired = expired + 1
@@ -92,14 +96,14 @@ for gi = 1, n_groups do
   end
 end
 if leased > 0 then
-  redis.call('ZADD', K_INFLIGHT, unpack(inflight_args))
-  redis.call('HSET', K_LEASES, unpack(lease_args))
+  call('ZADD', K_INFLIGHT, unpack(inflight_args))
+  call('HSET', K_LEASES, unpack(lease_args))
   clock_work_at(earliest_deadline)
   promoter_due(earliest_deadline)
-  redis.call('HINCRBY', K_STATS, 'delivered', leased)
+  call('HINCRBY', K_STATS, 'delivered', leased)
 end
-if expired > 0 then redis.call('HINCRBY', K_STATS, 'expired', expired) end
+if expired > 0 then call('HINCRBY', K_STATS, 'expired', expired) end
 -- Ready jobs were left behind: pass the wake-up on to another blocked consumer. Else every token left is stale
 -- (nothing is ready): they would only wake consumers into empty claims.
-if more then wake(1) else redis.call('DEL', K_WAKE) end
+if more then wake(1) else call('DEL', K_WAKE) end
 return reply

@@ -140,6 +140,6 @@ public class ClientPathBenchmark {
   }
 
   private Store.NewJob newJob(String jobId, long slotStart, byte[] body) {
-    return new Store.NewJob(jobId, false, due, slotStart, 0, 5, 30_000, backoff, 0, body);
+    return new Store.NewJob(jobId, true, false, due, slotStart, 0, 5, 30_000, backoff, 0, body);
   }
 }

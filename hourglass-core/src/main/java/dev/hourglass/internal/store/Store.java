@@ -10,6 +10,7 @@ import dev.hourglass.internal.store.Replies.Rescheduled;
 import dev.hourglass.spi.ScriptListener;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -83,10 +84,13 @@ public final class Store {
    * A new job for {@link #enqueue}: {@code time} is a delay from the server's now when {@code
    * relative}, else epoch ms; {@code slotStart} the start of the slot list its due time is expected
    * to fall in, or -1 when it is expected in near (due within a slot width); {@code backoff} null
-   * means the queue's default; {@code flags} those of the record (see {@link RecordCodec}).
+   * means the queue's default; {@code flags} those of the record (see {@link RecordCodec}); {@code
+   * fresh} that the client made the id at random for this job, so that no live job can hold it and
+   * enqueue.lua need not look it up.
    */
   public record NewJob(
       String id,
+      boolean fresh,
       boolean relative,
       long time,
       long slotStart,
@@ -97,8 +101,11 @@ public final class Store {
       int flags,
       byte[] payload) {}
 
-  /** The KEYS and ARGV of one script call. */
-  record Call(Args keys, Args argv) {}
+  /**
+   * The KEYS and ARGV of one script call, and the order it sends its items in (indexes into the
+   * caller's list), which replies refer to.
+   */
+  record Call(Args keys, Args argv, int[] order) {}
 
   /** A job's kind in enqueue.lua: its record whole, due at its time, without a ttl. */
   private static final int WHOLE = 0;
@@ -110,20 +117,45 @@ public final class Store {
   private static final int AT = 2;
 
   /**
-   * The call enqueue.lua takes for these jobs of one partition, whose ids are distinct. A job due
-   * at an absolute time, without a ttl, travels as its whole record, its created time from {@code
-   * clock} once it has seen the server's; the others as the record from its flags on, the script
-   * putting the server's times in front.
+   * The call enqueue.lua takes for these jobs of one partition, whose ids are distinct, and the
+   * order it takes them in (their indexes in {@code jobs}): grouped by pool, in each group the jobs
+   * to look up (not {@link NewJob#fresh}) first. A job due at an absolute time, without a ttl,
+   * travels as its whole record, its created time from {@code clock} once it has seen the server's;
+   * the others as the record from its flags on, the script putting the server's times in front.
    */
   static Call enqueueCall(Partition p, long slotWidthMs, List<NewJob> jobs, ServerClock clock) {
-    Args keyArgs = p.keysWithAllPools();
+    // Grouped by pool, in the order the pools first appear.
+    Map<Integer, List<Integer>> groups = new LinkedHashMap<>();
     Set<Long> starts = new LinkedHashSet<>();
-    for (NewJob j : jobs) {
+    for (int i = 0; i < jobs.size(); i++) {
+      NewJob j = jobs.get(i);
+      if (!j.fresh()) {
+        groups.computeIfAbsent(Keys.poolIndex(j.id(), p.pools()), k -> new ArrayList<>()).add(i);
+      }
       if (j.slotStart() >= 0) {
         starts.add(j.slotStart());
       }
     }
-    Args argv = p.argv().add(jobs.size()).add(slotWidthMs).add(starts.size());
+    Map<Integer, Integer> checked = new HashMap<>();
+    groups.forEach((pool, list) -> checked.put(pool, list.size()));
+    for (int i = 0; i < jobs.size(); i++) {
+      NewJob j = jobs.get(i);
+      if (j.fresh()) {
+        groups.computeIfAbsent(Keys.poolIndex(j.id(), p.pools()), k -> new ArrayList<>()).add(i);
+      }
+    }
+    Args keyArgs = p.fixedKeys();
+    Args argv = p.argv().add(groups.size());
+    int[] order = new int[jobs.size()];
+    int sent = 0;
+    for (Map.Entry<Integer, List<Integer>> g : groups.entrySet()) {
+      keyArgs.add(p.poolKey(g.getKey()));
+      argv.add(g.getValue().size()).add(checked.getOrDefault(g.getKey(), 0));
+      for (int i : g.getValue()) {
+        order[sent++] = i;
+      }
+    }
+    argv.add(slotWidthMs).add(starts.size());
     for (long start : starts) {
       keyArgs.add(p.slot(start));
       argv.add(start);
@@ -133,7 +165,8 @@ public final class Store {
     List<byte[]> records = new ArrayList<>(jobs.size());
     long created = clock.nowMs();
     boolean clockKnown = clock.known();
-    for (NewJob j : jobs) {
+    for (int i : order) {
+      NewJob j = jobs.get(i);
       byte[] backoff = RecordCodec.backoffBytes(j.backoff());
       int kind = j.relative() ? DELAY : j.ttlMs() > 0 || !clockKnown ? AT : WHOLE;
       members.shortText(p.member(j.id()));
@@ -150,7 +183,7 @@ public final class Store {
     }
     argv.add(members.toBytes()).add(times.toBytes());
     records.forEach(argv::add);
-    return new Call(keyArgs, argv);
+    return new Call(keyArgs, argv, order);
   }
 
   /**
@@ -187,7 +220,7 @@ public final class Store {
                 sent[i] = new Enqueued(j.id(), Status.OK, due <= now ? "ready" : "delayed", due);
               }
               for (int r = 2; r + 2 < reply.size(); r += 3) {
-                int i = (int) Reply.num(reply.get(r)) - 1;
+                int i = call.order()[(int) Reply.num(reply.get(r)) - 1];
                 sent[i] =
                     new Enqueued(
                         distinct.get(i).id(),
