@@ -1,26 +1,23 @@
 --- @include "partition"
---- @include "catch_up"
--- claim: lease up to max ready jobs (the jobs in near that are due by the server clock), oldest due first, after
--- catching up with the clock (catch_up.lua), so an overdue job is claimed even when no promoter has run.
--- KEYS[1..10] the partition keys; KEYS[11..10+S] every pool HASH in index order; then m declared slot LISTs.
+-- claim: lease up to max ready jobs (the jobs in near that are due by the server clock), oldest due first. While
+-- clock work has fallen due (meta.cu, see catch_up.lua) it answers CATCH_UP and changes nothing: its caller runs
+-- clock.lua and claims again, so an overdue job is claimed even when no promoter has run.
+-- KEYS[1..10] the partition keys; KEYS[11..10+S] every pool HASH in index order.
 -- ARGV[1] pools S; ARGV[2] max jobs; ARGV[3] visibility ms for this claim (0 = each job's own); ARGV[4] the lease
 --   token of this claim (random, from the client: no two claims share one, and a claim leases a job at most once,
 --   so a member and a token name one delivery). leases holds the token; the receipt a consumer gets adds the job's
 --   own mark to it, which the client checks before it presents the token (Deliveries.receipt).
--- Reply: { OK, now ms, then per leased job: member, record (grouped by pool, not in due order) }, or { NEED_SLOTS,
---   slot starts... }. A leased job's attempt is its record's attempts + 1, its lease runs until now + the
---   visibility (the claim's, else its record's). A job whose ttl has passed is dropped instead of leased. When
---   ready jobs remain (the ones the catch-up made ready included), one wake token is pushed so that another blocked
---   consumer picks them up, and it passes the wake-up on likewise; when none remain, the tokens left are deleted,
---   since each would only wake a consumer into an empty claim. A paused queue's claims lease nothing.
+-- Reply: { OK, now ms, then per leased job: member, record (grouped by pool, not in due order) }, or
+--   { CATCH_UP }. A leased job's attempt is its record's attempts + 1, its lease runs until now + the
+--   visibility (the claim's, else its record's). No job past its ttl is in near: a ttl is clock work, so the
+--   catch-up has removed it. When ready jobs remain, one wake token is pushed so that another blocked consumer
+--   picks them up, and it passes the wake-up on likewise; when none remain, the tokens left are deleted, since each
+--   would only wake a consumer into an empty claim. A paused queue's claims lease nothing.
 local call, byte = redis.call, string.byte
 load_meta(false)
 local now = now_ms()
 if M_PAUSED then return { OK, now } end
-if clock_work_due(now) then
-  local c = catch_up(now, now + 1, 1000, declared_slots(5, FIRST_EXTRA_KEY + POOLS))
-  if c.need then return need_slots(c.need) end
-end
+if M_CU == nil or M_CU <= now then return { CATCH_UP } end
 local max = tonumber(ARGV[2])
 -- One more than asked tells whether ready jobs remain.
 local members = call('ZRANGEBYSCORE', K_NEAR, '-inf', now, 'LIMIT', 0, max + 1)
@@ -53,15 +50,13 @@ end
 
 local vis_override = tonumber(ARGV[3])
 local token = ARGV[4]
--- Only jobs with a ttl can have expired, and they are all in the ttl set.
-local ttls = call('ZCARD', K_TTL) > 0
 local last_vis, deadline, deadline_str = nil, nil, nil
 local earliest_deadline = nil
 local reply, r = { OK, now }, 2 -- r: length of reply (counters instead of #t, which costs a search per use)
-local leased, expired = 0, 0
 -- Both lists start with the KEEPER entry: first, so that a key this claim creates starts in the hash-table encoding.
 -- Its lease is KEEPER too, longer than any receipt (at most 64 characters), so no ack or extend can match it.
 local inflight_args, lease_args = { KEEPER_SCORE, KEEPER }, { KEEPER, KEEPER }
+local a = 2
 for gi = 1, n_groups do
   local g = groups[order[gi]]
   local pool_key = KEYS[FIRST_EXTRA_KEY + order[gi]]
@@ -74,27 +69,21 @@ for gi = 1, n_groups do
         local v1, v2, v3, v4 = byte(rec, 24, 27) -- visibilityMs, little-endian (record.lua)
         vis = v1 + 256 * (v2 + 256 * (v3 + 256 * v4))
       end
-      if ttls and record_expire(rec) > 0 and record_expire(rec) <= now then
-        drop(pool_key, m, 'expired', rec)
-        expired = expired + 1
-      else
-        if vis ~= last_vis then
-          -- Jobs of one claim nearly always share a visibility: format the deadline once (number to string
-          -- conversion is a sprintf in Lua 5.1).
-          last_vis, deadline = vis, now + vis
-          deadline_str = tostring(deadline)
-          if earliest_deadline == nil or deadline < earliest_deadline then earliest_deadline = deadline end
-        end
-        leased = leased + 1
-        local a = 2 * leased + 2
-        inflight_args[a - 1], inflight_args[a] = deadline_str, m
-        lease_args[a - 1], lease_args[a] = m, token
-        reply[r + 1], reply[r + 2] = m, rec
-        r = r + 2
+      if vis ~= last_vis then
+        -- Jobs of one claim nearly always share a visibility: format the deadline once (number to string
+        -- conversion is a sprintf in Lua 5.1).
+        last_vis, deadline = vis, now + vis
+        deadline_str = tostring(deadline)
+        if earliest_deadline == nil or deadline < earliest_deadline then earliest_deadline = deadline end
       end
+      inflight_args[a + 1], inflight_args[a + 2] = deadline_str, m
+      lease_args[a + 1], lease_args[a + 2] = m, token
+      reply[r + 1], reply[r + 2] = m, rec
+      a, r = a + 2, r + 2
     end
   end
 end
+local leased = a / 2 - 1
 if leased > 0 then
   call('ZADD', K_INFLIGHT, unpack(inflight_args))
   call('HSET', K_LEASES, unpack(lease_args))
@@ -102,7 +91,6 @@ if leased > 0 then
   promoter_due(earliest_deadline)
   call('HINCRBY', K_STATS, 'delivered', leased)
 end
-if expired > 0 then call('HINCRBY', K_STATS, 'expired', expired) end
 -- Ready jobs were left behind: pass the wake-up on to another blocked consumer. Else every token left is stale
 -- (nothing is ready): they would only wake consumers into empty claims.
 if more then wake(1) else call('DEL', K_WAKE) end

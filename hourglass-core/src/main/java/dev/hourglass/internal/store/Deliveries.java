@@ -36,28 +36,56 @@ public final class Deliveries {
    * lease; each delivery's receipt is the token and the job's own mark ({@link #receipt}).
    */
   public CompletableFuture<Claimed> claim(Partition p, int max, long visibilityMs, String token) {
+    return claim(p, max, visibilityMs, token, 0);
+  }
+
+  /** Rounds of clock work one claim runs at most before it claims ({@link Status#CATCH_UP}). */
+  private static final int MAX_CATCH_UP_ROUNDS = 100;
+
+  private CompletableFuture<Claimed> claim(
+      Partition p, int max, long visibilityMs, String token, int round) {
     return runner
-        .withSlots(
-            p,
-            Script.CLAIM,
-            slots -> p.argv().add(max).add(visibilityMs).add(token).add(slots.size()))
-        .thenApply(
+        .run(Script.CLAIM, p.keysWithAllPools(), p.argv().add(max).add(visibilityMs).add(token))
+        .thenCompose(
             reply -> {
-              long now = Reply.num(reply.get(1));
-              serverClock.observe(now);
-              List<ClaimedJob> jobs = new ArrayList<>((reply.size() - 2) / 2);
-              for (int i = 2; i + 1 < reply.size(); i += 2) {
-                RecordCodec.Decoded record = RecordCodec.decode(Reply.bytes(reply.get(i + 1)));
-                long vis = visibilityMs > 0 ? visibilityMs : record.visibilityMs();
-                String id = Partition.idOf(Reply.str(reply.get(i)));
-                jobs.add(
-                    new ClaimedJob(
-                        id, record, record.attempts() + 1, receipt(token, id), now + vis));
+              if (Reply.status(reply) == Status.CATCH_UP) {
+                if (round >= MAX_CATCH_UP_ROUNDS) {
+                  return CompletableFuture.failedFuture(
+                      new IllegalStateException(p + " kept asking for its clock work"));
+                }
+                return catchUp(p).thenCompose(v -> claim(p, max, visibilityMs, token, round + 1));
               }
-              // The script answers grouped by pool: delivered oldest due first.
-              jobs.sort(CLAIM_ORDER);
-              return new Claimed(now, jobs);
+              return CompletableFuture.completedFuture(claimed(reply, visibilityMs, token));
             });
+  }
+
+  /**
+   * Runs a partition's clock work that has fallen due (clock.lua), to the end: claim.lua asks for
+   * it first.
+   */
+  CompletableFuture<Void> catchUp(Partition p) {
+    return runner
+        .withSlots(p, Script.CLOCK, slots -> p.argv().add(slots.size()))
+        .thenCompose(
+            reply ->
+                Reply.num(reply.get(1)) == 1
+                    ? catchUp(p)
+                    : CompletableFuture.<Void>completedFuture(null));
+  }
+
+  private Claimed claimed(List<Object> reply, long visibilityMs, String token) {
+    long now = Reply.num(reply.get(1));
+    serverClock.observe(now);
+    List<ClaimedJob> jobs = new ArrayList<>((reply.size() - 2) / 2);
+    for (int i = 2; i + 1 < reply.size(); i += 2) {
+      RecordCodec.Decoded record = RecordCodec.decode(Reply.bytes(reply.get(i + 1)));
+      long vis = visibilityMs > 0 ? visibilityMs : record.visibilityMs();
+      String id = Partition.idOf(Reply.str(reply.get(i)));
+      jobs.add(new ClaimedJob(id, record, record.attempts() + 1, receipt(token, id), now + vis));
+    }
+    // The script answers grouped by pool: delivered oldest due first.
+    jobs.sort(CLAIM_ORDER);
+    return new Claimed(now, jobs);
   }
 
   /**

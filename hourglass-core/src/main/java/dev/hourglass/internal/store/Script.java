@@ -8,6 +8,7 @@ public enum Script {
   ENQUEUE("enqueue", false),
   PROMOTE("promote", true),
   CLAIM("claim", true),
+  CLOCK("clock", true),
   ACK("ack", true),
   NACK("nack", true),
   EXTEND("extend", true),
@@ -44,9 +45,9 @@ public enum Script {
   }
 
   /**
-   * Scripts of the path from due to done (promote, claim, ack, nack, extend, release) run on the
-   * delivery connection, so that a producer's pipelined enqueues never hold them up; so does the
-   * queue settings read (queue_upsert), which every path waits for when its copy is stale.
+   * Scripts of the path from due to done (promote, claim, clock, ack, nack, extend, release) run on
+   * the delivery connection, so that a producer's pipelined enqueues never hold them up; so does
+   * the queue settings read (queue_upsert), which every path waits for when its copy is stale.
    */
   boolean delivery() {
     return delivery;

@@ -11,7 +11,9 @@ public enum Status {
   /** The script must load slot lists its caller did not declare; {@link Store} calls again. */
   NEED_SLOTS,
   /** A partition to delete still holds jobs. */
-  NOT_EMPTY;
+  NOT_EMPTY,
+  /** Clock work has fallen due: the caller runs clock.lua first, then calls again. */
+  CATCH_UP;
 
   private static final Status[] BY_CODE = values();
 

@@ -38,13 +38,14 @@
 -- Status codes, the first element of every partition script's reply (Status in Java):
 --   0 ok, 1 not found, 2 stale receipt, 3 inflight, 4 duplicate id, 5 dead (wrong state), 6 need slots (the script
 --   must load slot lists its caller did not declare: the reply lists their starts, and the caller calls again
---   with them declared), 7 not empty (a queue to delete still holds jobs)
+--   with them declared), 7 not empty (a queue to delete still holds jobs), 8 catch up (clock work has fallen due:
+--   the caller runs clock.lua first, then calls again)
 redis.replicate_commands()
 
 local K_META, K_NEAR, K_SLOTS, K_INFLIGHT, K_LEASES, K_DEAD, K_TTL, K_STATS, K_WAKE, K_OUTBOX =
   KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9], KEYS[10]
 local FIRST_EXTRA_KEY = 11
-local OK, NOT_FOUND, STALE, INFLIGHT, DUPLICATE, DEAD, NEED_SLOTS, NOT_EMPTY = 0, 1, 2, 3, 4, 5, 6, 7
+local OK, NOT_FOUND, STALE, INFLIGHT, DUPLICATE, DEAD, NEED_SLOTS, NOT_EMPTY, CATCH_UP = 0, 1, 2, 3, 4, 5, 6, 7, 8
 local POOLS = tonumber(ARGV[1])
 local NOTHING_DUE = 9000000000000000
 local MAX_WAKE_TOKENS = 16
@@ -70,11 +71,13 @@ local M_WM, M_DUE, M_CU, M_LOCK_OWNER, M_LOCK_UNTIL, M_RETENTION, M_SIGNALLED, M
 local function load_meta(create)
   local m = redis.call('HMGET', K_META, 'pools', 'wm', 'due', 'cu', 'po', 'pu', 'ret', 'sig', 'paused', 'archive')
   if not m[1] then
-    if create then redis.call('HSET', K_META, 'pools', ARGV[1]) end
+    -- A new partition has no clock work yet: every writer that adds some lowers cu to it.
+    if create then redis.call('HSET', K_META, 'pools', ARGV[1], 'cu', NOTHING_DUE) end
   elseif m[1] ~= ARGV[1] then
     error('HG_LAYOUT partition has ' .. m[1] .. ' pools, caller assumed ' .. ARGV[1]) -- a string: Redis 6.2 shows it
   end
   M_WM, M_DUE, M_CU, M_LOCK_OWNER = tonumber(m[2]), tonumber(m[3]), tonumber(m[4]), m[5]
+  if create and not m[1] then M_CU = NOTHING_DUE end
   M_LOCK_UNTIL, M_RETENTION, M_SIGNALLED = tonumber(m[6]), m[7], tonumber(m[8])
   M_PAUSED = m[9] ~= false
   M_ARCHIVE = tonumber(m[10])

@@ -40,11 +40,11 @@ class LuaSourceTest {
 
   @Test
   void anIncludeIsPastedOnceAndOnlyWhereNamed() {
-    String claim = LuaSource.load(Script.CLAIM.fileName()).text();
-    // claim.lua includes partition and catch_up; catch_up includes pools, record, jobs, place.
-    assertThat(count(claim, "local function decode(")).isEqualTo(1);
-    assertThat(count(claim, "local function pool_of(")).isEqualTo(1);
-    assertThat(claim).doesNotContain("@include");
+    String clock = LuaSource.load(Script.CLOCK.fileName()).text();
+    // clock.lua includes partition and catch_up; catch_up includes pools, record, jobs, place.
+    assertThat(count(clock, "local function decode(")).isEqualTo(1);
+    assertThat(count(clock, "local function pool_of(")).isEqualTo(1);
+    assertThat(clock).doesNotContain("@include");
     String ack = LuaSource.load(Script.ACK.fileName()).text();
     assertThat(ack).as("ack.lua includes partition only").doesNotContain("local function decode(");
     assertThat(ack).contains("load_meta(false)");
