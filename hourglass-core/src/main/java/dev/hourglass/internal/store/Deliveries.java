@@ -59,18 +59,42 @@ public final class Deliveries {
             });
   }
 
+  /** What one run of clock.lua did: jobs it made ready, and whether a budget ran out. */
+  private record Clocked(long madeReady, boolean more) {}
+
+  /** The budget of one clock.lua step (jobs moved at most) a claim runs. */
+  private static final int CLAIM_CLOCK_BUDGET = 1000;
+
   /**
-   * Runs a partition's clock work that has fallen due (clock.lua), to the end: claim.lua asks for
-   * it first.
+   * Runs a partition's clock work that has fallen due (clock.lua) to the end, as a claim needs it
+   * first: slot lists that start by now, no dead-letter retention.
    */
-  CompletableFuture<Void> catchUp(Partition p) {
+  private CompletableFuture<Void> catchUp(Partition p) {
+    return clock(p, 1, CLAIM_CLOCK_BUDGET, 0, 0, false)
+        .thenCompose(c -> c.more() ? catchUp(p) : CompletableFuture.<Void>completedFuture(null));
+  }
+
+  /** One run of clock.lua. */
+  private CompletableFuture<Clocked> clock(
+      Partition p,
+      long lookaheadMs,
+      int budget,
+      long deadMaxAgeMs,
+      long deadMaxCount,
+      boolean retention) {
     return runner
-        .withSlots(p, Script.CLOCK, slots -> p.argv().add(slots.size()))
-        .thenCompose(
-            reply ->
-                Reply.num(reply.get(1)) == 1
-                    ? catchUp(p)
-                    : CompletableFuture.<Void>completedFuture(null));
+        .withSlots(
+            p,
+            Script.CLOCK,
+            slots ->
+                p.argv()
+                    .add(lookaheadMs)
+                    .add(budget)
+                    .add(deadMaxAgeMs)
+                    .add(deadMaxCount)
+                    .add(retention ? "1" : "0")
+                    .add(slots.size()))
+        .thenApply(reply -> new Clocked(Reply.num(reply.get(1)), Reply.num(reply.get(2)) == 1));
   }
 
   private Claimed claimed(List<Object> reply, long visibilityMs, String token) {
@@ -262,31 +286,49 @@ public final class Deliveries {
       long deadMaxCount) {}
 
   public CompletableFuture<Promoted> promote(Partition p, PromoteRequest r) {
+    return promote(p, r, 0, 0);
+  }
+
+  /** Rounds of clock work one promoter pass runs at most; then it answers "more". */
+  private static final int MAX_CLOCK_ROUNDS = 16;
+
+  private CompletableFuture<Promoted> promote(
+      Partition p, PromoteRequest r, long madeReady, int round) {
+    Args argv =
+        p.argv()
+            .add(r.owner())
+            .add(r.lockMs())
+            .add(r.lookaheadMs())
+            .add(r.deadMaxAgeMs())
+            .add(r.deadMaxCount());
     return runner
-        .withSlots(
-            p,
-            Script.PROMOTE,
-            slots ->
-                p.argv()
-                    .add(r.owner())
-                    .add(r.lockMs())
-                    .add(r.lookaheadMs())
-                    .add(r.budget())
-                    .add(r.deadMaxAgeMs())
-                    .add(r.deadMaxCount())
-                    .add(slots.size()))
-        .thenApply(
+        .run(Script.PROMOTE, p.fixedKeys(), argv)
+        .thenCompose(
             reply -> {
-              long now = Reply.num(reply.get(5));
-              serverClock.observe(now);
-              return new Promoted(
-                  Reply.num(reply.get(1)) == 1,
-                  Reply.num(reply.get(2)),
-                  Reply.num(reply.get(3)) == 1,
-                  Reply.num(reply.get(4)),
-                  now,
-                  Reply.num(reply.get(6)),
-                  Reply.num(reply.get(7)));
+              if (Reply.status(reply) != Status.CATCH_UP) {
+                long now = Reply.num(reply.get(5));
+                serverClock.observe(now);
+                return CompletableFuture.completedFuture(
+                    new Promoted(
+                        Reply.num(reply.get(1)) == 1,
+                        madeReady,
+                        false,
+                        Reply.num(reply.get(4)),
+                        now,
+                        Reply.num(reply.get(6)),
+                        Reply.num(reply.get(7))));
+              }
+              return clock(p, r.lookaheadMs(), r.budget(), r.deadMaxAgeMs(), r.deadMaxCount(), true)
+                  .thenCompose(
+                      c -> {
+                        long made = madeReady + c.madeReady();
+                        if (round + 1 >= MAX_CLOCK_ROUNDS) {
+                          long now = serverClock.nowMs();
+                          return CompletableFuture.completedFuture(
+                              new Promoted(true, made, true, now, now, 0, now));
+                        }
+                        return promote(p, r, made, round + 1);
+                      });
             });
   }
 }

@@ -116,13 +116,6 @@ local function load_slots(now, before, budget, declared)
   return made_ready, more
 end
 
--- The lowest score in key from min on, or nil.
-local function head_score(key, min)
-  local h = redis.call('ZRANGEBYSCORE', key, min, '+inf', 'WITHSCORES', 'LIMIT', 0, 1)
-  if h[2] then return tonumber(h[2]) end
-  return nil
-end
-
 -- When clock work next falls due: the earliest ttl, lease deadline or slot start.
 local function next_clock_work()
   local t = NOTHING_DUE

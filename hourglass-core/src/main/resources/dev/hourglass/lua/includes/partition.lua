@@ -116,6 +116,13 @@ local function clock_work_at(t)
   end
 end
 
+-- The lowest score in key from min on, or nil.
+local function head_score(key, min)
+  local h = redis.call('ZRANGEBYSCORE', key, min, '+inf', 'WITHSCORES', 'LIMIT', 0, 1)
+  if h[2] then return tonumber(h[2]) end
+  return nil
+end
+
 -- Pushes up to MAX_WAKE_TOKENS wake tokens for n jobs that became ready; the list never holds more.
 local function wake(n)
   if n <= 0 then return end
