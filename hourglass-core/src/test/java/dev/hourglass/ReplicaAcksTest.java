@@ -81,8 +81,8 @@ class ReplicaAcksTest {
       Queue<String> q = h.queue("durable", String.class);
       for (int i = 0; i < 30; i++) {
         String id = "job-" + i;
-        q.enqueue(q.spec("x").id(id).build());
-        assertThat(onReplica("durable", id)).as("%s on the replica", id).isTrue();
+        EnqueueResult r = q.enqueue(q.spec("x").id(id).build());
+        assertThat(onReplica("durable", id)).as(() -> id + " on the replica: " + why(r)).isTrue();
       }
       List<JobSpec> batch = new ArrayList<>();
       for (int i = 0; i < 20; i++) {
@@ -116,6 +116,15 @@ class ReplicaAcksTest {
       long waits = waitCalls();
       assertThat(waits).as("WAITs for 500 enqueues (group commit)").isPositive().isLessThan(500);
     }
+  }
+
+  /** What a failure needs to tell: the result, and both servers' replication offsets. */
+  private static String why(EnqueueResult r) {
+    return r
+        + "; master "
+        + master.command("INFO", "replication").replaceAll("\\s+", " ")
+        + "; replica "
+        + replica.command("INFO", "replication").replaceAll("\\s+", " ");
   }
 
   private static long waitCalls() {

@@ -177,20 +177,16 @@ final class Enqueues {
     String id = spec.id().orElseGet(this::generatedId);
     // An id RandomIds made for this job (80 random bits) is held by no live job.
     boolean fresh = spec.id().isEmpty() && client.ids instanceof RandomIds;
-    boolean relative = spec.runAt().isEmpty(); // a delay from the server's now, else epoch ms
+    boolean relative = spec.runAt().isEmpty(); // a delay from the enqueue, else epoch ms
     long time =
         relative
             ? spec.delay().map(Duration::toMillis).orElse(0L)
             : spec.runAt().get().toEpochMilli();
-    long estimatedNow = client.serverClock.nowMs();
-    long estimatedDue = relative ? estimatedNow + time : time;
     return new NewJob(
         id,
         fresh,
         relative,
         time,
-        // A job due within a slot width waits in near, whatever the watermark: no slot list.
-        estimatedDue >= estimatedNow + s.lookaheadMs() ? s.slotStart(estimatedDue) : -1,
         spec.ttl().or(q::ttl).map(Duration::toMillis).orElse(0L),
         spec.maxAttempts().orElse(q.maxAttempts()),
         spec.visibility().orElse(q.visibility()).toMillis(),

@@ -83,7 +83,7 @@ public final class HourglassClient implements Hourglass {
   private HourglassClient(Config config, RedisConnector redis) {
     this.config = config;
     this.redis = redis;
-    this.serverClock = new ServerClock(config.clock());
+    this.serverClock = new ServerClock();
     this.store =
         new Store(
             redis,

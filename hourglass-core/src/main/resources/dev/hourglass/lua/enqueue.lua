@@ -2,34 +2,34 @@
 --- @include "record"
 --- @include "jobs"
 --- @include "place"
--- enqueue: create one or more jobs in one partition. The caller sends each member at most once per call, and the
--- jobs of one pool one after the other: first those whose ids a live job may hold already (ids the caller was
--- given), then those whose ids no job can hold (ids the client made at random for them), which are not looked up.
+-- enqueue: create jobs whose ids the caller was given, in one partition: each is looked up first, and refused as a
+-- duplicate of a live job that holds its id. (Ids the client made at random go through enqueue_fresh.lua.) The
+-- caller sends each member at most once per call, and the jobs of one pool one after the other.
 -- KEYS[1..10] the partition keys; then KEYS[10+g] the pool HASH of group g (1-based); then m declared slot LISTs
 --   (the slot lists the caller expects the jobs' due times to fall in; see placement() in place.lua).
--- ARGV[1] pools S; ARGV[2] G, the number of groups; ARGV[1+2g], ARGV[2+2g] group g's job count and how many of
---   them to look up; ARGV[3+2G] slot width ms; ARGV[4+2G] m; ARGV[5+2G..4+2G+m] the declared slot lists' starts;
---   then, with F = 5+2G+m: ARGV[F] the jobs'
---   members, one after the other, each struct '<Bc0'; ARGV[F+1] per job struct TIMES: its kind, time ms, ttl ms (0:
---   none) and its due time in decimal as ZADD takes it (kinds 0 and 2; empty for kind 1); then ARGV[F+2..F+1+n]
---   the jobs' records, each its own argument (every string that enters a script is hashed whole, so a record
---   crosses once). Kind 0: the time is the due time, the record is whole (the client wrote its created time from
---   its estimate of the server clock), and the job has no ttl. Kinds 1 and 2: the record is given from its flags
---   on (see record.lua: flags, attempts 0, maxAttempts, visibilityMs, backoff, an empty last error, payload), and
---   the script puts the three times in front by the server clock: kind 1 counts the time as a delay from now,
---   kind 2 as the due time.
+-- ARGV[1] pools S; ARGV[2] the client's estimate of the server clock its records were written at (their created
+--   time, the due time of a delay, the expiry of a ttl), or 0 when they hold none of the last two; ARGV[3] the most
+--   that estimate may lag, ms; ARGV[4] G, the number of groups; ARGV[5..4+G] each group's job count; ARGV[5+G] slot
+--   width ms; ARGV[6+G] m; ARGV[7+G..6+G+m] the declared slot lists' starts; then, with F = 7+G+m: ARGV[F] the
+--   jobs' members, one after the other, each struct '<Bc0'; ARGV[F+1] per job struct TIMES: its due time, its
+--   expiry (0: none) and its due time in decimal as ZADD takes it; then ARGV[F+2..F+1+n] the jobs' records, whole
+--   (record.lua), each its own argument (every string that enters a script is hashed whole, so a record crosses
+--   once).
 -- Reply: { OK, now ms, then per job refused as a duplicate of a live job: its index (1-based, in the order sent),
---   the live job's state and due ms }. Every other job was created, due at its time (a delay counts from now), and
---   is ready when that is not after now, else delayed.
-local MEMBER, TIMES = '<Bc0', '<Bi6i6Bc0'
-local argv, call, byte, unpack_struct = ARGV, redis.call, string.byte, struct.unpack
+--   the live job's state and due ms }, or { CLOCK_SKEW, now ms } when ARGV[2] is after now or lags it by more than
+--   ARGV[3], and nothing was written. Every other job was created, and is ready when its due time is not after
+--   now, else delayed.
+local MEMBER, TIMES = '<Bc0', '<i6i6Bc0'
+local argv, call, unpack_struct = ARGV, redis.call, struct.unpack
 load_meta(true)
-local groups = tonumber(argv[2])
-local width, m_slots = tonumber(argv[3 + 2 * groups]), tonumber(argv[4 + 2 * groups])
-local declared = declared_slots(4 + 2 * groups, FIRST_EXTRA_KEY + groups)
-local f = 5 + 2 * groups + m_slots
-local member_blob, times_blob, first_record = argv[f], argv[f + 1], f + 1
 local now = now_ms()
+local estimate = tonumber(argv[2])
+if estimate > 0 and (estimate > now or now - estimate > tonumber(argv[3])) then return { CLOCK_SKEW, now } end
+local groups = tonumber(argv[4])
+local width, m_slots = tonumber(argv[5 + groups]), tonumber(argv[6 + groups])
+local declared = declared_slots(6 + groups, FIRST_EXTRA_KEY + groups)
+local f = 7 + groups + m_slots
+local member_blob, times_blob, first_record = argv[f], argv[f + 1], f + 1
 local wm = watermark(now)
 -- Commands take at most LUAI_MAXCSTACK arguments through unpack: large argument lists go in chunks.
 local CHUNK = 4000
@@ -39,17 +39,17 @@ local function write(cmd, key, args, count)
   end
 end
 
--- 1. The members; and which of those to look up a live job holds already, one HMGET per pool. A job past its ttl is
--- gone by the clock (get() reports it absent) even before a catch-up swept it: it is swept here, and its id is free.
+-- 1. The members; and which of them a live job holds already, one HMGET per pool. A job past its ttl is gone by the
+-- clock (get() reports it absent) even before a catch-up swept it: it is swept here, and its id is free.
 local members, n, pos = {}, 0, 1
 local existing, expired = nil, 0
 for g = 1, groups do
-  local key, c, checked = KEYS[10 + g], tonumber(argv[1 + 2 * g]), tonumber(argv[2 + 2 * g])
+  local key, c = KEYS[10 + g], tonumber(argv[4 + g])
   for j = n + 1, n + c do
     members[j], pos = unpack_struct(MEMBER, member_blob, pos)
   end
-  local found = checked > 0 and call('HMGET', key, unpack(members, n + 1, n + checked)) or {}
-  for x = 1, checked do
+  local found = call('HMGET', key, unpack(members, n + 1, n + c))
+  for x = 1, c do
     local rec = found[x]
     if rec then
       local m = members[n + x]
@@ -78,48 +78,41 @@ local j = 0
 pos = 1
 for g = 1, groups do
   local p = 0 -- pairs_ of this group: member, record, ...
-  for _ = 1, tonumber(argv[1 + 2 * g]) do
+  for _ = 1, tonumber(argv[4 + g]) do
     j = j + 1
     local m = members[j]
-    local kind, due, ttl, score
-    kind, due, ttl, score, pos = unpack_struct(TIMES, times_blob, pos)
+    local due, expire, score
+    due, expire, score, pos = unpack_struct(TIMES, times_blob, pos)
     local old = existing and existing[m]
     if old then
       local old_due = record_due(old)
       reply[r + 1], reply[r + 2], reply[r + 3] = j, state_of(m, old_due, now), old_due
       r = r + 3
     else
-      local rec = argv[first_record + j]
-      if kind ~= 0 then
-        if kind == 1 then
-          due = now + due
-          score = due
-        end
-        local expire = 0
-        if ttl > 0 then
-          expire = now + ttl
-          call('ZADD', K_TTL, expire, m)
-          clock_work_at(expire)
-          promoter_due(expire)
-        end
-        -- Concatenated: struct.pack would copy the record a byte at a time.
-        rec = struct.pack(RECORD_TIMES, due, now, expire) .. rec
-      end
-      pairs_[p + 1], pairs_[p + 2] = m, rec
+      pairs_[p + 1], pairs_[p + 2] = m, argv[first_record + j]
       p = p + 2
-      local start = due - due % width
-      local slot_key = due > now and start >= wm and declared[start]
-      if slot_key then
-        local list = slot_lists[slot_key]
-        if not list then
-          list = { start = start, n = 0 }
-          slot_lists[slot_key] = list
-          slot_order[#slot_order + 1] = slot_key
+      if expire > 0 then
+        call('ZADD', K_TTL, expire, m)
+        clock_work_at(expire)
+        promoter_due(expire)
+      end
+      local slot_key = false
+      if due > now and due >= wm then
+        local start = due - due % width
+        slot_key = start >= wm and declared[start]
+        if slot_key then
+          local list = slot_lists[slot_key]
+          if not list then
+            list = { start = start, n = 0 }
+            slot_lists[slot_key] = list
+            slot_order[#slot_order + 1] = slot_key
+          end
+          list.n = list.n + 1
+          list[list.n] = m
+          if slot_min == nil or start < slot_min then slot_min = start end
         end
-        list.n = list.n + 1
-        list[list.n] = m
-        if slot_min == nil or start < slot_min then slot_min = start end
-      else
+      end
+      if not slot_key then
         near_args[n_near + 1], near_args[n_near + 2] = score, m
         n_near = n_near + 2
         if due <= now then

@@ -6,7 +6,6 @@ import dev.hourglass.internal.RandomIds;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -38,7 +37,7 @@ import org.openjdk.jmh.annotations.Warmup;
 public class ClientPathBenchmark {
   private static final int POOLS = 40;
   private static final long SLOT_MS = 60_000;
-  private static final ServerClock CLOCK = new ServerClock(Clock.systemUTC());
+  private static final ServerClock CLOCK = new ServerClock();
 
   @Param({"120"})
   public int payloadBytes;
@@ -109,37 +108,11 @@ public class ClientPathBenchmark {
     return RecordCodec.decode(record);
   }
 
-  /** KEYS and ARGV of a one-job enqueue, as Store.enqueue builds them. */
-  @Benchmark
-  public byte[][][] enqueueArgs() {
-    long slotStart = Keys.slotStart(due, SLOT_MS);
-    Store.Call call =
-        Store.enqueueCall(partition, SLOT_MS, List.of(newJob(id, slotStart, payload)), CLOCK);
-    return new byte[][][] {call.keys().toArray(), call.argv().toArray()};
-  }
-
   /** KEYS and ARGV of a claim: the fixed keys plus every pool of the partition. */
   @Benchmark
   public byte[][][] claimArgs() {
     Args keys = partition.keysWithAllPools();
     Args argv = partition.argv().add(100).add(30_000).add(ids.token()).add(0);
     return new byte[][][] {keys.toArray(), argv.toArray()};
-  }
-
-  /** Everything the client does for one enqueue before the bytes go to Lettuce. */
-  @Benchmark
-  public byte[][][] enqueuePrepareAll() {
-    JobSpec spec = jobSpecBuild();
-    String newId = ids.newId();
-    long runAt = spec.runAt().orElseThrow().toEpochMilli();
-    long slotStart = Keys.slotStart(runAt, SLOT_MS);
-    Store.Call call =
-        Store.enqueueCall(
-            partition, SLOT_MS, List.of(newJob(newId, slotStart, spec.payload())), CLOCK);
-    return new byte[][][] {call.keys().toArray(), call.argv().toArray()};
-  }
-
-  private Store.NewJob newJob(String jobId, long slotStart, byte[] body) {
-    return new Store.NewJob(jobId, true, false, due, slotStart, 0, 5, 30_000, backoff, 0, body);
   }
 }

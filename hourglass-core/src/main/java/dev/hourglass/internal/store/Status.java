@@ -13,7 +13,9 @@ public enum Status {
   /** A partition to delete still holds jobs. */
   NOT_EMPTY,
   /** Clock work has fallen due: the caller runs clock.lua first, then calls again. */
-  CATCH_UP;
+  CATCH_UP,
+  /** The caller's estimate of the server clock was off: it writes its records again. */
+  CLOCK_SKEW;
 
   private static final Status[] BY_CODE = values();
 

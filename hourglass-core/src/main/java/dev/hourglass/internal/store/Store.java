@@ -10,11 +10,8 @@ import dev.hourglass.internal.store.Replies.Rescheduled;
 import dev.hourglass.spi.ScriptListener;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 
@@ -33,7 +30,7 @@ public final class Store {
   private final Registry registry;
   private final Deliveries deliveries;
   private final Outboxes outboxes;
-  private final ServerClock serverClock;
+  private final EnqueueCalls enqueueCalls;
 
   public Store(
       RedisConnector redis,
@@ -47,7 +44,7 @@ public final class Store {
     this.registry = new Registry(runner, keys, serverClock);
     this.deliveries = new Deliveries(runner, serverClock);
     this.outboxes = new Outboxes(runner);
-    this.serverClock = serverClock;
+    this.enqueueCalls = new EnqueueCalls(runner, serverClock);
   }
 
   public Keys keys() {
@@ -82,18 +79,15 @@ public final class Store {
 
   /**
    * A new job for {@link #enqueue}: {@code time} is a delay from the server's now when {@code
-   * relative}, else epoch ms; {@code slotStart} the start of the slot list its due time is expected
-   * to fall in, or -1 when it is expected in near (due within a slot width); {@code backoff} null
-   * means the queue's default; {@code flags} those of the record (see {@link RecordCodec}); {@code
-   * fresh} that the client made the id at random for this job, so that no live job can hold it and
-   * enqueue.lua need not look it up.
+   * relative}, else epoch ms; {@code backoff} null means the queue's default; {@code flags} those
+   * of the record (see {@link RecordCodec}); {@code fresh} that the client made the id at random
+   * for this job, so that no live job can hold it and enqueue.lua need not look it up.
    */
   public record NewJob(
       String id,
       boolean fresh,
       boolean relative,
       long time,
-      long slotStart,
       long ttlMs,
       int maxAttempts,
       long visibilityMs,
@@ -106,85 +100,6 @@ public final class Store {
    * caller's list), which replies refer to.
    */
   record Call(Args keys, Args argv, int[] order) {}
-
-  /** A job's kind in enqueue.lua: its record whole, due at its time, without a ttl. */
-  private static final int WHOLE = 0;
-
-  /** A job's kind in enqueue.lua: the record from its flags on, due after its time as a delay. */
-  private static final int DELAY = 1;
-
-  /** A job's kind in enqueue.lua: the record from its flags on, due at its time. */
-  private static final int AT = 2;
-
-  /**
-   * The call enqueue.lua takes for these jobs of one partition, whose ids are distinct, and the
-   * order it takes them in (their indexes in {@code jobs}): grouped by pool, in each group the jobs
-   * to look up (not {@link NewJob#fresh}) first. A job due at an absolute time, without a ttl,
-   * travels as its whole record, its created time from {@code clock} once it has seen the server's;
-   * the others as the record from its flags on, the script putting the server's times in front.
-   */
-  static Call enqueueCall(Partition p, long slotWidthMs, List<NewJob> jobs, ServerClock clock) {
-    // Grouped by pool, in the order the pools first appear.
-    Map<Integer, List<Integer>> groups = new LinkedHashMap<>();
-    Set<Long> starts = new LinkedHashSet<>();
-    for (int i = 0; i < jobs.size(); i++) {
-      NewJob j = jobs.get(i);
-      if (!j.fresh()) {
-        groups.computeIfAbsent(Keys.poolIndex(j.id(), p.pools()), k -> new ArrayList<>()).add(i);
-      }
-      if (j.slotStart() >= 0) {
-        starts.add(j.slotStart());
-      }
-    }
-    Map<Integer, Integer> checked = new HashMap<>();
-    groups.forEach((pool, list) -> checked.put(pool, list.size()));
-    for (int i = 0; i < jobs.size(); i++) {
-      NewJob j = jobs.get(i);
-      if (j.fresh()) {
-        groups.computeIfAbsent(Keys.poolIndex(j.id(), p.pools()), k -> new ArrayList<>()).add(i);
-      }
-    }
-    Args keyArgs = p.fixedKeys();
-    Args argv = p.argv().add(groups.size());
-    int[] order = new int[jobs.size()];
-    int sent = 0;
-    for (Map.Entry<Integer, List<Integer>> g : groups.entrySet()) {
-      keyArgs.add(p.poolKey(g.getKey()));
-      argv.add(g.getValue().size()).add(checked.getOrDefault(g.getKey(), 0));
-      for (int i : g.getValue()) {
-        order[sent++] = i;
-      }
-    }
-    argv.add(slotWidthMs).add(starts.size());
-    for (long start : starts) {
-      keyArgs.add(p.slot(start));
-      argv.add(start);
-    }
-    Blob members = new Blob(jobs.size() * 24);
-    Blob times = new Blob(jobs.size() * 27);
-    List<byte[]> records = new ArrayList<>(jobs.size());
-    long created = clock.nowMs();
-    boolean clockKnown = clock.known();
-    for (int i : order) {
-      NewJob j = jobs.get(i);
-      byte[] backoff = RecordCodec.backoffBytes(j.backoff());
-      int kind = j.relative() ? DELAY : j.ttlMs() > 0 || !clockKnown ? AT : WHOLE;
-      members.shortText(p.member(j.id()));
-      times.u8(kind).i48(j.time()).i48(j.ttlMs());
-      times.shortText(kind == DELAY ? "" : Long.toString(j.time()));
-      int tail = RecordCodec.tailBytes(backoff, j.payload());
-      Blob record = new Blob(kind == WHOLE ? 18 + tail : tail);
-      if (kind == WHOLE) {
-        RecordCodec.writeTimes(record, j.time(), created, 0);
-      }
-      RecordCodec.writeTail(
-          record, j.flags(), j.maxAttempts(), j.visibilityMs(), backoff, j.payload());
-      records.add(record.bytesExact());
-    }
-    argv.add(members.toBytes()).add(times.toBytes());
-    records.forEach(argv::add);
-    return new Call(keyArgs, argv, order);
-  }
 
   /**
    * Enqueues jobs of one partition, results in order; a job whose id an earlier job of the list has
@@ -206,34 +121,16 @@ public final class Store {
         sentAs[i] = -1 - first;
       }
     }
-    Call call = enqueueCall(p, slotWidthMs, distinct, serverClock);
-    return runner
-        .run(Script.ENQUEUE, call.keys(), call.argv(), replicas)
+    return enqueueCalls
+        .enqueue(p, slotWidthMs, distinct, replicas)
         .thenApply(
-            reply -> {
-              long now = Reply.num(reply.get(1));
-              serverClock.observe(now);
-              Enqueued[] sent = new Enqueued[distinct.size()];
-              for (int i = 0; i < sent.length; i++) {
-                NewJob j = distinct.get(i);
-                long due = j.relative() ? now + j.time() : j.time();
-                sent[i] = new Enqueued(j.id(), Status.OK, due <= now ? "ready" : "delayed", due);
-              }
-              for (int r = 2; r + 2 < reply.size(); r += 3) {
-                int i = call.order()[(int) Reply.num(reply.get(r)) - 1];
-                sent[i] =
-                    new Enqueued(
-                        distinct.get(i).id(),
-                        Status.DUPLICATE,
-                        Reply.str(reply.get(r + 1)),
-                        Reply.num(reply.get(r + 2)));
-              }
+            sent -> {
               List<Enqueued> out = new ArrayList<>(jobs.size());
               for (int i = 0; i < jobs.size(); i++) {
                 if (sentAs[i] >= 0) {
-                  out.add(sent[sentAs[i]]);
+                  out.add(sent.get(sentAs[i]));
                 } else {
-                  Enqueued first = sent[-1 - sentAs[i]];
+                  Enqueued first = sent.get(-1 - sentAs[i]);
                   out.add(new Enqueued(first.id(), Status.DUPLICATE, first.state(), first.dueMs()));
                 }
               }

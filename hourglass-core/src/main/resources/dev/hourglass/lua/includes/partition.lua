@@ -39,13 +39,15 @@
 --   0 ok, 1 not found, 2 stale receipt, 3 inflight, 4 duplicate id, 5 dead (wrong state), 6 need slots (the script
 --   must load slot lists its caller did not declare: the reply lists their starts, and the caller calls again
 --   with them declared), 7 not empty (a queue to delete still holds jobs), 8 catch up (clock work has fallen due:
---   the caller runs clock.lua first, then calls again)
+--   the caller runs clock.lua first, then calls again), 9 clock skew (the caller's estimate of the server clock is
+--   off: it writes its records again from the server's time, and calls again)
 redis.replicate_commands()
 
 local K_META, K_NEAR, K_SLOTS, K_INFLIGHT, K_LEASES, K_DEAD, K_TTL, K_STATS, K_WAKE, K_OUTBOX =
   KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9], KEYS[10]
 local FIRST_EXTRA_KEY = 11
-local OK, NOT_FOUND, STALE, INFLIGHT, DUPLICATE, DEAD, NEED_SLOTS, NOT_EMPTY, CATCH_UP = 0, 1, 2, 3, 4, 5, 6, 7, 8
+local OK, NOT_FOUND, STALE, INFLIGHT, DUPLICATE, DEAD, NEED_SLOTS, NOT_EMPTY, CATCH_UP, CLOCK_SKEW =
+  0, 1, 2, 3, 4, 5, 6, 7, 8, 9
 local POOLS = tonumber(ARGV[1])
 local NOTHING_DUE = 9000000000000000
 local MAX_WAKE_TOKENS = 16
