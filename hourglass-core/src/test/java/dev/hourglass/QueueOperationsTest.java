@@ -100,7 +100,10 @@ class QueueOperationsTest extends HourglassTestBase {
     for (int i = 0; i < 500; i++) {
       ids.add(q.enqueue(JobSpec.of(new byte[] {1})).id());
     }
-    assertThat(ids).doesNotHaveDuplicates().allMatch(id -> id.matches("[A-Za-z0-9_-]{22}"));
+    // 20 URL-safe base-64 characters, '.', and the one that names the record's pool.
+    assertThat(ids)
+        .doesNotHaveDuplicates()
+        .allMatch(id -> id.matches("[A-Za-z0-9_-]{20}\\.[A-Za-z0-9_-]"));
   }
 
   @Test

@@ -8,6 +8,7 @@ import dev.hourglass.JobState;
 import dev.hourglass.PayloadTooLargeException;
 import dev.hourglass.QueueSettings;
 import dev.hourglass.internal.QueueTopology.Snapshot;
+import dev.hourglass.internal.store.Keys;
 import dev.hourglass.internal.store.Partition;
 import dev.hourglass.internal.store.Replies.Enqueued;
 import dev.hourglass.internal.store.Status;
@@ -171,17 +172,28 @@ final class Enqueues {
     }
   }
 
-  /** The job a validated spec makes with the queue's defaults, and its proposed time slot. */
+  /** The job a validated spec makes with the queue's defaults. */
   private NewJob prepare(JobSpec spec, Snapshot s) {
     QueueSettings q = s.settings();
-    String id = spec.id().orElseGet(this::generatedId);
-    // An id RandomIds made for this job (80 random bits) is held by no live job.
-    boolean fresh = spec.id().isEmpty() && client.ids instanceof RandomIds;
     boolean relative = spec.runAt().isEmpty(); // a delay from the enqueue, else epoch ms
     long time =
         relative
             ? spec.delay().map(Duration::toMillis).orElse(0L)
             : spec.runAt().get().toEpochMilli();
+    IdGenerator ids = client.ids;
+    String id;
+    boolean fresh = false;
+    if (spec.id().isPresent()) {
+      id = spec.id().get();
+    } else if (ids instanceof RandomIds made) {
+      // 72 random bits: no live job holds it. Its pool is chosen by its due time (see
+      // Keys.poolForDue), so that a claim of jobs due together reads few pools.
+      long due = relative ? client.serverClock.nowMs() + time : time;
+      id = made.newId(Keys.poolForDue(due, s.settings().pools()));
+      fresh = true;
+    } else {
+      id = Names.id(ids.newId()); // a plug-in generator's id is checked, and looked up
+    }
     return new NewJob(
         id,
         fresh,
@@ -193,15 +205,5 @@ final class Enqueues {
         spec.backoff().orElse(null), // null: the queue's default, applied at retry time
         0,
         spec.payload());
-  }
-
-  /**
-   * A new id. One from a plug-in generator is checked; {@link RandomIds} makes valid ids by
-   * construction.
-   */
-  private String generatedId() {
-    IdGenerator ids = client.ids;
-    String id = ids.newId();
-    return ids instanceof RandomIds ? id : Names.id(id);
   }
 }

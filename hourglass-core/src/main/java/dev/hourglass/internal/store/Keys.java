@@ -124,23 +124,55 @@ public final class Keys {
     return (int) (crc.getValue() % partitions);
   }
 
+  /** The characters an id's pool character is one of, by pool index. */
+  private static final String POOL_CHARACTERS =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+  /** Length of the ids the client makes ({@code RandomIds}): 20 characters, '.', the pool's. */
+  private static final int MADE_ID_LENGTH = 22;
+
+  /** The character that names pool {@code pool} (below 64) at the end of an id the client made. */
+  public static char poolCharacter(int pool) {
+    return POOL_CHARACTERS.charAt(pool);
+  }
+
   /**
-   * Pool of a job id among {@code pools}, from 16 bits of a mix of its hash code: pool {@code i}
-   * takes a share proportional to {@code pools + i}, so the pools' sizes span a factor of two, and
-   * Redis's hash tables, which double when they hold as many entries as buckets, double (and move
-   * their entries) at different queue sizes instead of all at once. Only this client computes it:
-   * the pool travels to Redis as the first character of the job's member ({@link
-   * Partition#member}). The mix (MurmurHash3's finalizer) makes the choice independent of the
-   * partition's, a CRC-32 of the id.
+   * Pool of a job id among {@code pools}. An id the client made ({@code RandomIds}: 22 characters,
+   * the 21st a '.') names its pool in its last character: the client chose it for the job's due
+   * time ({@link #poolForDue}), so that jobs due about together share a pool and a claim or an ack
+   * touches few. Any other id: 16 bits of a mix of its hash code, pool {@code i} taking a share
+   * proportional to {@code pools + i}, so the pools' sizes span a factor of two, and Redis's hash
+   * tables, which double when they hold as many entries as buckets, double (and move their entries)
+   * at different queue sizes instead of all at once. Only this client computes it: the pool travels
+   * to Redis as the last character of the job's member ({@link Partition#member}). The mix
+   * (MurmurHash3's finalizer) makes the choice independent of the partition's, a CRC-32 of the id.
    */
   public static int poolIndex(String id, int pools) {
-    int h = id.hashCode(); // cached by the String
+    if (id.length() == MADE_ID_LENGTH && id.charAt(MADE_ID_LENGTH - 2) == '.') {
+      int named = POOL_CHARACTERS.indexOf(id.charAt(MADE_ID_LENGTH - 1));
+      if (named >= 0) {
+        return named % pools;
+      }
+    }
+    return staggeredPool(mix(id.hashCode()) >>> 16, pools);
+  }
+
+  /**
+   * The pool for a job due at {@code dueMs} whose id the client makes: the same for every job due
+   * within one second, and over the seconds the staggered shares of {@link #poolIndex}.
+   */
+  public static int poolForDue(long dueMs, int pools) {
+    return staggeredPool(mix(Long.hashCode(Math.floorDiv(dueMs, 1000))) >>> 16, pools);
+  }
+
+  /** MurmurHash3's 32-bit finalizer. */
+  private static int mix(int h) {
     h ^= h >>> 16;
     h *= 0x85ebca6b;
     h ^= h >>> 13;
     h *= 0xc2b2ae35;
     h ^= h >>> 16;
-    return staggeredPool(h >>> 16, pools);
+    return h;
   }
 
   /**
