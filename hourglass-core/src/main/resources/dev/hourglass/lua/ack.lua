@@ -8,7 +8,7 @@
 -- Reply: { OK, then per job not acked: its index (1-based, in the order sent), its status: 1 not found, 2 stale
 --   receipt (the job lives, but this delivery no longer holds it) }.
 local ACK = '<Bc0Bc0'
-load_meta(false)
+load_meta_bound()
 local groups = tonumber(ARGV[2])
 local blob = ARGV[3 + groups]
 local call, unpack_ack = redis.call, struct.unpack
@@ -56,6 +56,6 @@ if n_acked > 0 then
   call('ZREM', K_INFLIGHT, unpack(acked, 1, n_acked))
   call('HDEL', K_LEASES, unpack(acked, 1, n_acked))
   if call('ZCARD', K_TTL) > 0 then call('ZREM', K_TTL, unpack(acked, 1, n_acked)) end
-  call('HINCRBY', K_STATS, 'acked', n_acked)
+  call('HINCRBY', K_STATS, 'acked', fmt(n_acked))
 end
 return reply

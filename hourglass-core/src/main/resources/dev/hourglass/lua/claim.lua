@@ -20,7 +20,7 @@ if M_PAUSED then return { OK, now } end
 if M_CU == nil or M_CU <= now then return { CATCH_UP } end
 local max = tonumber(ARGV[2])
 -- One more than asked tells whether ready jobs remain.
-local members = call('ZRANGEBYSCORE', K_NEAR, '-inf', now, 'LIMIT', 0, max + 1)
+local members = call('ZRANGEBYSCORE', K_NEAR, '-inf', fmt(now), 'LIMIT', '0', fmt(max + 1))
 local n = #members
 if n == 0 then
   call('DEL', K_WAKE) -- nothing is ready: every token left is stale
@@ -73,7 +73,7 @@ for gi = 1, n_groups do
         -- Jobs of one claim nearly always share a visibility: format the deadline once (number to string
         -- conversion is a sprintf in Lua 5.1).
         last_vis, deadline = vis, now + vis
-        deadline_str = tostring(deadline)
+        deadline_str = fmt(deadline)
         if earliest_deadline == nil or deadline < earliest_deadline then earliest_deadline = deadline end
       end
       inflight_args[a + 1], inflight_args[a + 2] = deadline_str, m
@@ -89,7 +89,7 @@ if leased > 0 then
   call('HSET', K_LEASES, unpack(lease_args))
   clock_work_at(earliest_deadline)
   promoter_due(earliest_deadline)
-  call('HINCRBY', K_STATS, 'delivered', leased)
+  call('HINCRBY', K_STATS, 'delivered', fmt(leased))
 end
 -- Ready jobs were left behind: pass the wake-up on to another blocked consumer. Else every token left is stale
 -- (nothing is ready): they would only wake consumers into empty claims.

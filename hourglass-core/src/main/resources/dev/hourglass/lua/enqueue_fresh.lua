@@ -44,8 +44,9 @@ if in_near > 0 then
   else
     -- Ready at once: announced by this script's wake-up rather than by a promoter (every ready job counts, those
     -- that waited before included: tokens are hints, at most 16).
-    wake(call('ZCOUNT', K_NEAR, '-inf', now))
-    local next_due = head_score(K_NEAR, '(' .. now)
+    local now_str = fmt(now)
+    wake(call('ZCOUNT', K_NEAR, '-inf', now_str))
+    local next_due = head_score(K_NEAR, '(' .. now_str)
     if next_due then promoter_due(next_due) end
   end
 end
@@ -67,7 +68,7 @@ end
 local wm = M_WM
 if not wm then
   wm = now
-  call('HSET', K_META, 'wm', now)
+  call('HSET', K_META, 'wm', fmt(now))
 end
 for l = 1, lists do
   local start, k = tonumber(argv[8 + groups + 2 * l]), tonumber(argv[9 + groups + 2 * l])
@@ -85,5 +86,5 @@ for l = 1, lists do
   end
   a = a + 2 * k
 end
-if created > 0 then call('HINCRBY', K_STATS, 'enqueued', created) end
+if created > 0 then call('HINCRBY', K_STATS, 'enqueued', fmt(created)) end
 return { OK, now }

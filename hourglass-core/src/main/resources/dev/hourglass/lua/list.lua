@@ -115,7 +115,7 @@ elseif state == 'delayed' then
   if need then return need end
   table.sort(found, function(a, b) return a[2] < b[2] or (a[2] == b[2] and bytes_before(a[1], b[1])) end)
 elseif state == 'inflight' then
-  found = zpage(K_INFLIGHT, LEASES_FROM, math.huge, {})
+  found = zpage(K_INFLIGHT, 0, math.huge, {})
 else
   found = zpage(K_DEAD, -math.huge, math.huge, {})
 end

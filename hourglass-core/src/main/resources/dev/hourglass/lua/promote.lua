@@ -23,11 +23,12 @@ end
 
 -- 2. The lock: refused while another owner holds it; renewed when half of it is spent, so a busy leader writes it
 -- at most every lock_ms / 2.
+local lock_until
 local function take_lock(now)
-  if M_LOCK_OWNER and M_LOCK_OWNER ~= owner and M_LOCK_UNTIL and M_LOCK_UNTIL > now then return false end
-  if M_LOCK_OWNER ~= owner or M_LOCK_UNTIL == nil or M_LOCK_UNTIL - now < lock_ms / 2 then
-    M_LOCK_UNTIL = now + lock_ms
-    redis.call('HSET', K_META, 'po', owner, 'pu', M_LOCK_UNTIL)
+  if M_LOCK_OWNER and M_LOCK_OWNER ~= owner and lock_until and lock_until > now then return false end
+  if M_LOCK_OWNER ~= owner or lock_until == nil or lock_until - now < lock_ms / 2 then
+    lock_until = now + lock_ms
+    redis.call('HSET', K_META, 'po', owner, 'pu', fmt(lock_until))
   end
   return true
 end
@@ -42,10 +43,11 @@ end
 
 load_meta(false)
 local now = now_ms()
+lock_until = M_LOCK_UNTIL and tonumber(M_LOCK_UNTIL)
 -- An idle pass does nothing, so it neither takes nor renews the lock: an idle partition costs EVALSHA, HMGET and
 -- TIME per sweep, and whoever passes first when work falls due takes the lock.
-if idle(now) then return { OK, 1, 0, 0, M_DUE, now, M_LOCK_UNTIL or 0, M_DUE } end
-if not take_lock(now) then return { OK, 0, 0, 0, -1, now, M_LOCK_UNTIL, M_DUE or NOTHING_DUE } end
+if idle(now) then return { OK, 1, 0, 0, M_DUE, now, lock_until or 0, M_DUE } end
+if not take_lock(now) then return { OK, 0, 0, 0, -1, now, lock_until, M_DUE or NOTHING_DUE } end
 local first_slot = head_score(K_SLOTS, '-inf')
 local dead_at = retention_at()
 if M_RETENTION ~= retention or (M_CU and M_CU <= now) or (first_slot and first_slot - lookahead <= now)
@@ -57,9 +59,10 @@ end
 -- 4. Wake blocked consumers: one token per job that fell due in near since the last pass (meta.sig), at most 16.
 local since = '-inf'
 if M_SIGNALLED then since = '(' .. M_SIGNALLED end
-wake(redis.call('ZCOUNT', K_NEAR, since, now))
-local signalled = now
-if M_SIGNALLED and M_SIGNALLED > now then signalled = M_SIGNALLED end
+local now_str = fmt(now)
+wake(redis.call('ZCOUNT', K_NEAR, since, now_str))
+local signalled = now_str
+if M_SIGNALLED and tonumber(M_SIGNALLED) > now then signalled = M_SIGNALLED end
 
 -- 5. When the next pass is worth running: the earliest of the next job in near to fall due, the clock work (a lease
 -- deadline, a ttl: meta.cu), the moment the next slot enters the lookahead window, and the next dead job past its
@@ -68,11 +71,11 @@ local wake_at = -1
 local function consider(t)
   if t and t < NOTHING_DUE and (wake_at < 0 or t < wake_at) then wake_at = t end
 end
-consider(head_score(K_NEAR, '(' .. now))
+consider(head_score(K_NEAR, '(' .. now_str))
 consider(M_CU)
 if first_slot then consider(first_slot - lookahead) end
 consider(dead_at)
 local due = NOTHING_DUE
 if wake_at >= 0 then due = wake_at end
-redis.call('HSET', K_META, 'due', due, 'sig', signalled)
-return { OK, 1, 0, 0, wake_at, now, M_LOCK_UNTIL, due }
+redis.call('HSET', K_META, 'due', fmt(due), 'sig', signalled)
+return { OK, 1, 0, 0, wake_at, now, lock_until, due }

@@ -48,7 +48,6 @@ local K_META, K_NEAR, K_SLOTS, K_INFLIGHT, K_LEASES, K_DEAD, K_TTL, K_STATS, K_W
 local FIRST_EXTRA_KEY = 11
 local OK, NOT_FOUND, STALE, INFLIGHT, DUPLICATE, DEAD, NEED_SLOTS, NOT_EMPTY, CATCH_UP, CLOCK_SKEW =
   0, 1, 2, 3, 4, 5, 6, 7, 8, 9
-local POOLS = tonumber(ARGV[1])
 local NOTHING_DUE = 9000000000000000
 local MAX_WAKE_TOKENS = 16
 -- A member of inflight (score KEEPER_SCORE, below every lease deadline) and a field of leases that is not a job:
@@ -58,31 +57,48 @@ local MAX_WAKE_TOKENS = 16
 -- a busy queue holds, that made claim and ack cost several microseconds more per job. Not a job (it has spaces,
 -- which no id has), so no lookup finds it; readers of whole ranges start at LEASES_FROM (deadlines are epoch ms).
 local KEEPER = 'hourglass keeps this key in the hash-table encoding: not a job, see KEEPER in partition.lua'
-local KEEPER_SCORE = -1
-local LEASES_FROM = 0
+local KEEPER_SCORE = '-1'
+local LEASES_FROM = '0'
+
+-- A whole number as a decimal string. Numbers given to redis.call are formatted with '%.17g', and tostring uses
+-- '%.14g': both go through the C library's floating-point printing, several times the cost of '%d'.
+local function fmt(n)
+  return string.format('%d', n)
+end
 
 local function now_ms()
   local t = redis.call('TIME')
   return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 end
 
+-- The meta fields a script reads (load_meta): the watermark, promoter due time, clock work time and outbox bound as
+-- numbers; the promoter's fields (po, pu, ret, sig) as stored.
 local M_WM, M_DUE, M_CU, M_LOCK_OWNER, M_LOCK_UNTIL, M_RETENTION, M_SIGNALLED, M_PAUSED, M_ARCHIVE
 
 -- Reads the partition's meta hash once per script and refuses a caller that assumes another pool count. Creates the
--- partition when asked (enqueue does; a partition with no meta holds no job).
+-- partition when asked (enqueue does; a partition with no meta holds no job). Converts each number once.
 local function load_meta(create)
   local m = redis.call('HMGET', K_META, 'pools', 'wm', 'due', 'cu', 'po', 'pu', 'ret', 'sig', 'paused', 'archive')
   if not m[1] then
     -- A new partition has no clock work yet: every writer that adds some lowers cu to it.
-    if create then redis.call('HSET', K_META, 'pools', ARGV[1], 'cu', NOTHING_DUE) end
+    if create then redis.call('HSET', K_META, 'pools', ARGV[1], 'cu', fmt(NOTHING_DUE)) end
   elseif m[1] ~= ARGV[1] then
     error('HG_LAYOUT partition has ' .. m[1] .. ' pools, caller assumed ' .. ARGV[1]) -- a string: Redis 6.2 shows it
   end
   M_WM, M_DUE, M_CU, M_LOCK_OWNER = tonumber(m[2]), tonumber(m[3]), tonumber(m[4]), m[5]
   if create and not m[1] then M_CU = NOTHING_DUE end
-  M_LOCK_UNTIL, M_RETENTION, M_SIGNALLED = tonumber(m[6]), m[7], tonumber(m[8])
+  M_LOCK_UNTIL, M_RETENTION, M_SIGNALLED = m[6] or nil, m[7], m[8] or nil
   M_PAUSED = m[9] ~= false
   M_ARCHIVE = tonumber(m[10])
+end
+
+-- The checks of scripts that read nothing else of meta (ack): the pool count, and the outbox bound.
+local function load_meta_bound()
+  local m = redis.call('HMGET', K_META, 'pools', 'archive')
+  if m[1] and m[1] ~= ARGV[1] then
+    error('HG_LAYOUT partition has ' .. m[1] .. ' pools, caller assumed ' .. ARGV[1])
+  end
+  M_ARCHIVE = tonumber(m[2])
 end
 
 -- A job finished (outcome acked, dead, cancelled, expired or purged) with record rec as it was then: while the
@@ -91,7 +107,7 @@ end
 local function outbox_add(m, rec, outcome)
   if not M_ARCHIVE or not rec then return end
   if redis.call('XLEN', K_OUTBOX) >= M_ARCHIVE then redis.call('HINCRBY', K_META, 'obd', 1) end
-  redis.call('XADD', K_OUTBOX, 'MAXLEN', M_ARCHIVE, '*', 'm', m, 'o', outcome, 't', now_ms(), 'r', rec)
+  redis.call('XADD', K_OUTBOX, 'MAXLEN', fmt(M_ARCHIVE), '*', 'm', m, 'o', outcome, 't', fmt(now_ms()), 'r', rec)
 end
 
 -- The channel promoters listen on: the meta key's name with 'promote' for 'meta', as Partition.channel builds it.
@@ -103,9 +119,10 @@ end
 -- and announce it, so that every promoter (the leader, and followers ready to take over) plans a pass for then.
 local function promoter_due(t)
   if M_DUE == nil or t < M_DUE then
-    redis.call('HSET', K_META, 'due', t)
+    local ts = fmt(t)
+    redis.call('HSET', K_META, 'due', ts)
     M_DUE = t
-    redis.call('PUBLISH', promote_channel(), t)
+    redis.call('PUBLISH', promote_channel(), ts)
   end
 end
 
@@ -113,14 +130,14 @@ end
 -- script to read state after t catches up first (catch_up.lua). promoter_due() must be called too.
 local function clock_work_at(t)
   if M_CU == nil or t < M_CU then
-    redis.call('HSET', K_META, 'cu', t)
+    redis.call('HSET', K_META, 'cu', fmt(t))
     M_CU = t
   end
 end
 
 -- The lowest score in key from min on, or nil.
 local function head_score(key, min)
-  local h = redis.call('ZRANGEBYSCORE', key, min, '+inf', 'WITHSCORES', 'LIMIT', 0, 1)
+  local h = redis.call('ZRANGEBYSCORE', key, min, '+inf', 'WITHSCORES', 'LIMIT', '0', '1')
   if h[2] then return tonumber(h[2]) end
   return nil
 end
@@ -132,6 +149,6 @@ local function wake(n)
   local tokens = {}
   for i = 1, n do tokens[i] = '1' end
   if redis.call('LPUSH', K_WAKE, unpack(tokens)) > MAX_WAKE_TOKENS then
-    redis.call('LTRIM', K_WAKE, 0, MAX_WAKE_TOKENS - 1)
+    redis.call('LTRIM', K_WAKE, '0', '15') -- the first MAX_WAKE_TOKENS
   end
 end

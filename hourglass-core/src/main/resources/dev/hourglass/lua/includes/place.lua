@@ -12,7 +12,7 @@ end
 -- The partition's watermark, set to now when it has none yet.
 local function watermark(now)
   if M_WM then return M_WM end
-  redis.call('HSET', K_META, 'wm', now)
+  redis.call('HSET', K_META, 'wm', fmt(now))
   M_WM = now
   return now
 end

@@ -47,7 +47,7 @@ class LuaSourceTest {
     assertThat(clock).doesNotContain("@include");
     String ack = LuaSource.load(Script.ACK.fileName()).text();
     assertThat(ack).as("ack.lua includes partition only").doesNotContain("local function decode(");
-    assertThat(ack).contains("load_meta(false)");
+    assertThat(ack).contains("load_meta_bound()");
   }
 
   @Test
