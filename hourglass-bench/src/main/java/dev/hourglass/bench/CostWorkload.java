@@ -47,10 +47,38 @@ final class CostWorkload implements Workload {
     return List.of("hourglass", "redisson");
   }
 
+  /** Measured runs per system by default: single runs on a shared machine vary by a third. */
+  static final int DEFAULT_ROUNDS = 3;
+
+  /** The per-job costs a RESULT line gives as the median of the rounds. */
+  private static final List<String> MEDIANS =
+      List.of(
+          "redis_cpu_us_per_job",
+          "redis_calls_per_job",
+          "redis_commands_per_job",
+          "redis_script_calls_per_job",
+          "client_cpu_us_per_job",
+          "client_alloc_kb_per_job");
+
   @Override
   public Fields run(SystemUnderTest sut, RedisTarget redis, Options o) throws Exception {
     int jobs = o.jobs(DEFAULT_JOBS);
-    Fields f = new Fields().putAll("", measure(sut, redis, o, jobs));
+    int rounds = o.warmup() ? 1 : o.rounds(DEFAULT_ROUNDS);
+    List<Fields> runs = new ArrayList<>();
+    for (int i = 0; i < rounds; i++) {
+      runs.add(measure(sut, redis, o, jobs));
+    }
+    Fields f = new Fields().putAll("", runs.get(runs.size() - 1));
+    if (rounds > 1) {
+      f.put("rounds", rounds);
+      for (String key : MEDIANS) {
+        double[] values = runs.stream().mapToDouble(r -> r.num(key)).sorted().toArray();
+        f.put(key, values[values.length / 2]);
+        StringJoiner each = new StringJoiner("/");
+        runs.forEach(r -> each.add(String.format(Locale.ROOT, "%.2f", r.num(key))));
+        f.put(key.replace("_per_job", "_rounds"), each.toString());
+      }
+    }
     int cgJobs = o.callgrindJobs(DEFAULT_CALLGRIND_JOBS);
     if (!o.warmup() && cgJobs > 0) {
       f.putAll("callgrind_", countInstructions(sut.name(), o, cgJobs));

@@ -53,6 +53,7 @@ final class Options {
           "broker",
           "concurrency",
           "callgrind-jobs",
+          "rounds",
           "redis-server");
 
   private final String workload;
@@ -126,6 +127,7 @@ final class Options {
       intOption(name, 1, 1, Integer.MAX_VALUE);
     }
     intOption("warmup-rounds", 1, 0, 100);
+    intOption("rounds", 1, 1, 50);
     for (String name :
         List.of("warmup-jobs", "redisson-cap", "burst-jobs", "timeout-s", "callgrind-jobs")) {
       intOption(name, 0, 0, Integer.MAX_VALUE);
@@ -320,6 +322,11 @@ final class Options {
   /** Whether these are a warm-up run's options, whose figures are not reported. */
   boolean warmup() {
     return warmup;
+  }
+
+  /** Measured runs of the cost workload per system: {@code --rounds}, else {@code dflt}. */
+  int rounds(int dflt) {
+    return intOrDefault("rounds", dflt);
   }
 
   /** Jobs of the cost workload's run under callgrind; 0 for none. */

@@ -14,13 +14,15 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The claim loop of a worker on one partition. Each claim asks for as many jobs as the worker may
- * still hold ({@link Capacity}, up to maxClaim), and several claims may be in flight, so the round
- * trip does not bound throughput: {@value #MAX_CLAIMS_IN_FLIGHT} on a queue of one partition,
- * shared by a queue's partitions ({@link QueueTopology.Snapshot#inFlightPerPartition}), since every
- * claim loop of the worker draws on the same capacity. When a claim comes back short, the partition
- * has nothing ready: the loop lets the claims in flight land, then blocks on the partition's wake
- * list (BLPOP, on a connection of its own) until a producer or promoter pushes a token or {@code
- * idleWait} passes. It never spins.
+ * still hold ({@link Capacity}, up to maxClaim). While claims come back full, several may be in
+ * flight, so the round trip does not bound throughput: {@value #MAX_CLAIMS_IN_FLIGHT} on a queue of
+ * one partition, shared by a queue's partitions ({@link
+ * QueueTopology.Snapshot#inFlightPerPartition}), since every claim loop of the worker draws on the
+ * same capacity; after a wake-up one claim goes alone, as most wake-ups find fewer jobs than a
+ * claim takes, and claims sent beside it would come back empty, each a script call for nothing.
+ * When a claim comes back short, the partition has nothing ready: the loop lets the claims in
+ * flight land, then blocks on the partition's wake list (BLPOP, on a connection of its own) until a
+ * producer or promoter pushes a token or {@code idleWait} passes. It never spins.
  */
 final class ClaimLoop implements Runnable {
   private static final Logger log = LoggerFactory.getLogger(ClaimLoop.class);
@@ -36,6 +38,8 @@ final class ClaimLoop implements Runnable {
   private final Semaphore claimsInFlight;
   // Set by claim replies, read by the loop: ready ran dry, or a claim failed.
   private volatile boolean drained;
+  // Set by claim replies: the last claim came back full, so more may be ready behind it.
+  private volatile boolean lastFull;
   private volatile HourglassException failure;
   private final BlockingConnection blocking;
 
@@ -81,11 +85,15 @@ final class ClaimLoop implements Runnable {
           }
           failureBackoff = 50;
           drained = false;
+          lastFull = false;
           awaitWake();
           continue;
         }
         int slots = worker.acquire(worker.options().maxClaim());
         try {
+          if (!lastFull) {
+            awaitClaimsInFlight(); // one claim at a time until one comes back full
+          }
           claimsInFlight.acquire();
         } catch (InterruptedException e) {
           worker.release(slots);
@@ -125,6 +133,7 @@ final class ClaimLoop implements Runnable {
       if (got.size() < slots) {
         drained = true;
       }
+      lastFull = got.size() >= slots;
       worker.release(slots - got.size());
       got.forEach(worker::dispatch); // never blocks; a closing worker hands the jobs back
     } finally {
