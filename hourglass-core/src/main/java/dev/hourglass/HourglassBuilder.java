@@ -29,6 +29,7 @@ public final class HourglassBuilder {
   private ScriptListener scriptListener = ScriptListener.NONE;
   private PayloadCodecFactory codecs;
   private int replicaAcks;
+  private int compressAbove = QueueSettings.DEFAULT_COMPRESS_ABOVE;
   private Duration replicaAckTimeout; // null: min(1 s, commandTimeout / 2)
 
   HourglassBuilder() {}
@@ -136,6 +137,19 @@ public final class HourglassBuilder {
     return this;
   }
 
+  /**
+   * Payloads of at least this many bytes are stored compressed with zstd when that makes them
+   * smaller (default {@value QueueSettings#DEFAULT_COMPRESS_ABOVE}; 0: never), with a dictionary
+   * trained on the queue's payloads once it has one; a queue's {@link
+   * QueueSettings.Builder#compressAbove} overrides it. Every reader gets payloads back as they were
+   * enqueued. zstd-jni's native library does the work where it loads; elsewhere a pure-Java zstd
+   * compresses without a dictionary (docs/ARCHITECTURE.md, "Compressed payloads").
+   */
+  public HourglassBuilder compressAbove(int bytes) {
+    this.compressAbove = bytes;
+    return this;
+  }
+
   public Hourglass build() {
     if (redisUri == null || redisUri.isBlank()) {
       throw new InvalidArgumentException("redisUri", "is required");
@@ -164,6 +178,10 @@ public final class HourglassBuilder {
       throw new InvalidArgumentException(
           "replicaAckTimeout", "must be shorter than commandTimeout (" + commandTimeout + ")");
     }
+    if (compressAbove < 0 || compressAbove > QueueSettings.MAX_COMPRESS_ABOVE) {
+      throw new InvalidArgumentException(
+          "compressAbove", "must be between 0 and " + QueueSettings.MAX_COMPRESS_ABOVE);
+    }
     if (defaultQueueSettings == null) {
       throw new InvalidArgumentException("defaultQueueSettings", "is required");
     }
@@ -182,7 +200,8 @@ public final class HourglassBuilder {
             scriptListener,
             codecs,
             replicaAcks,
-            ackTimeout));
+            ackTimeout,
+            compressAbove));
   }
 
   /**

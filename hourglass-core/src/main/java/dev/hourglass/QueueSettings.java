@@ -32,6 +32,18 @@ public final class QueueSettings {
   public static final Duration DEFAULT_DEAD_MAX_AGE = Duration.ofDays(14);
   public static final int DEFAULT_DEAD_MAX_COUNT = 100_000;
 
+  /**
+   * The payload size from which payloads are stored compressed unless a client or queue sets
+   * another: below it, zstd without a dictionary (what a queue's first payloads get) saves less
+   * than a fifth (docs/BENCHMARKS.md, "Compression").
+   */
+  public static final int DEFAULT_COMPRESS_ABOVE = 256;
+
+  /**
+   * The largest compression threshold a queue or a client may set (64 MiB, no payload is larger).
+   */
+  public static final int MAX_COMPRESS_ABOVE = 64 * 1024 * 1024;
+
   /** The most replicas a write may be made to wait for. */
   public static final int MAX_REPLICA_ACKS = 16;
 
@@ -50,6 +62,7 @@ public final class QueueSettings {
   private final Duration deadMaxAge;
   private final int deadMaxCount;
   private final Integer replicaAcks;
+  private final Integer compressAbove;
   private final Map<String, String> attributes;
 
   private QueueSettings(Builder b) {
@@ -63,6 +76,7 @@ public final class QueueSettings {
     this.deadMaxAge = b.deadMaxAge;
     this.deadMaxCount = b.deadMaxCount;
     this.replicaAcks = b.replicaAcks;
+    this.compressAbove = b.compressAbove;
     this.attributes = Collections.unmodifiableMap(new TreeMap<>(b.attributes));
   }
 
@@ -87,6 +101,7 @@ public final class QueueSettings {
         .deadMaxAge(deadMaxAge)
         .deadMaxCount(deadMaxCount)
         .replicaAcks(replicaAcks)
+        .compressAbove(compressAbove)
         .attributes(attributes);
   }
 
@@ -144,6 +159,14 @@ public final class QueueSettings {
   }
 
   /**
+   * The payload size in bytes from which this queue's payloads are stored compressed (0: never);
+   * empty when the queue follows the client's {@link HourglassBuilder#compressAbove(int)}.
+   */
+  public OptionalInt compressAbove() {
+    return compressAbove == null ? OptionalInt.empty() : OptionalInt.of(compressAbove);
+  }
+
+  /**
    * Named values stored with the queue for tools built on Hourglass (the server keeps a queue's
    * push delivery here). Hourglass itself does not read them. Sorted by key; unmodifiable.
    */
@@ -164,6 +187,7 @@ public final class QueueSettings {
         && deadMaxAge.equals(s.deadMaxAge)
         && deadMaxCount == s.deadMaxCount
         && java.util.Objects.equals(replicaAcks, s.replicaAcks)
+        && java.util.Objects.equals(compressAbove, s.compressAbove)
         && attributes.equals(s.attributes);
   }
 
@@ -194,6 +218,8 @@ public final class QueueSettings {
         + deadMaxCount
         + ", replicaAcks="
         + replicaAcks
+        + ", compressAbove="
+        + compressAbove
         + ", attributes="
         + attributes.keySet()
         + "}";
@@ -213,6 +239,7 @@ public final class QueueSettings {
     private Duration deadMaxAge = DEFAULT_DEAD_MAX_AGE;
     private int deadMaxCount = DEFAULT_DEAD_MAX_COUNT;
     private Integer replicaAcks;
+    private Integer compressAbove;
     private final Map<String, String> attributes = new TreeMap<>();
 
     private Builder() {}
@@ -293,6 +320,17 @@ public final class QueueSettings {
       return this;
     }
 
+    /**
+     * Payloads of at least this many bytes are stored compressed with zstd when that makes them
+     * smaller, with a dictionary trained on the queue's payloads once there is one (0: never); null
+     * (the default) follows the client's {@link HourglassBuilder#compressAbove(int)}. Readers need
+     * no setting: every payload is handed out as it was enqueued.
+     */
+    public Builder compressAbove(Integer bytes) {
+      this.compressAbove = bytes;
+      return this;
+    }
+
     /** Sets every attribute of the map, as {@link #attribute(String, String)} does. */
     public Builder attributes(Map<String, String> values) {
       values.forEach(this::attribute);
@@ -323,6 +361,9 @@ public final class QueueSettings {
         throw new InvalidArgumentException("deadMaxAge", "must be zero (keep) or positive");
       }
       range("deadMaxCount", deadMaxCount, 0, Integer.MAX_VALUE);
+      if (compressAbove != null) {
+        range("compressAbove", compressAbove, 0, MAX_COMPRESS_ABOVE);
+      }
       if (replicaAcks != null) {
         range("replicaAcks", replicaAcks, 0, MAX_REPLICA_ACKS);
       }

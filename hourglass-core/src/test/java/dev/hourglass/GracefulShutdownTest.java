@@ -4,9 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.awaitility.Awaitility.await;
 
+import dev.hourglass.internal.store.Partition;
 import dev.hourglass.testing.RedisExtension;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -267,7 +269,9 @@ class GracefulShutdownTest {
       String leased =
           redis.server().command("ZRANGEBYSCORE", "hg:{" + name + ".0}:inflight", "0", "+inf");
       List<String> stranded =
-          leased == null || leased.isEmpty() ? List.of() : List.of(leased.split("\n"));
+          leased == null || leased.isEmpty()
+              ? List.of()
+              : Arrays.stream(leased.split("\n")).map(Partition::idOf).toList();
       int round0 = round;
       assertThat(stats.inflight())
           .as(

@@ -8,11 +8,13 @@ import dev.hourglass.Delivery;
 import dev.hourglass.JobInfo;
 import dev.hourglass.Queue;
 import dev.hourglass.QueueStats;
+import dev.hourglass.testing.OrderDocuments;
 import io.netty.buffer.Unpooled;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.time.Duration;
 import java.time.Instant;
@@ -62,10 +64,13 @@ class RedissonDelayedQueueDrainTest extends RedissonAndHourglass {
     }
     await().atMost(LIVENESS).until(() -> destination.size() == 20);
     delayed.destroy(); // no transfer from now on: what follows stays delayed, some of it past due
+    // Order documents of about 1 KB: Hourglass stores them compressed, with a dictionary once it
+    // trained one, and hands them out as Redisson held them.
+    OrderDocuments docs = new OrderDocuments(42);
     for (int i = 0; i < 180; i++) {
       long delayMs = (long) i * i * 337 % Duration.ofHours(3).toMillis();
-      delayed.offer(
-          i < 3 ? "thrice-delayed" : "delayed-" + i, i < 3 ? 5000 : delayMs, TimeUnit.MILLISECONDS);
+      String element = i < 3 ? "thrice-delayed" : new String(docs.next(), StandardCharsets.UTF_8);
+      delayed.offer(element, i < 3 ? 5000 : delayMs, TimeUnit.MILLISECONDS);
     }
     transferred = destination.readAll();
     for (ScoredEntry<byte[]> e :

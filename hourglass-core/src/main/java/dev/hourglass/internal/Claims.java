@@ -1,10 +1,8 @@
 package dev.hourglass.internal;
 
 import dev.hourglass.Delivery;
-import dev.hourglass.Payload;
 import dev.hourglass.internal.store.Partition;
 import dev.hourglass.internal.store.RecordCodec;
-import dev.hourglass.spi.PayloadCodec;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -103,7 +101,7 @@ final class Claims {
                     new Delivery<>(
                         queue.name(),
                         job.id(),
-                        Payload.of(r.payload(), PayloadCodec.bytes()),
+                        r.toPayload(),
                         job.attempt(),
                         r.maxAttempts(),
                         job.receipt(),

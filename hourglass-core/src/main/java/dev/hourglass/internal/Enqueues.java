@@ -10,6 +10,7 @@ import dev.hourglass.QueueSettings;
 import dev.hourglass.internal.QueueTopology.Snapshot;
 import dev.hourglass.internal.store.Keys;
 import dev.hourglass.internal.store.Partition;
+import dev.hourglass.internal.store.PayloadPacker;
 import dev.hourglass.internal.store.Replies.Enqueued;
 import dev.hourglass.internal.store.Status;
 import dev.hourglass.internal.store.Store.NewJob;
@@ -35,6 +36,7 @@ final class Enqueues {
   private final HourglassClient client;
   private final String queue;
   private final QueueTopology topology;
+  private final PayloadPacker packer;
 
   /**
    * Per partition, keyed by the partition itself, not its index: a queue deleted and created again
@@ -48,6 +50,7 @@ final class Enqueues {
     this.client = client;
     this.queue = queue;
     this.topology = topology;
+    this.packer = new PayloadPacker(client.store.payloads(), client.callbacks, queue);
   }
 
   /**
@@ -194,6 +197,8 @@ final class Enqueues {
     } else {
       id = Names.id(ids.newId()); // a plug-in generator's id is checked, and looked up
     }
+    PayloadPacker.Packed payload =
+        packer.pack(spec.payload(), client.compressAbove(q), s.partitions().get(0));
     return new NewJob(
         id,
         fresh,
@@ -203,7 +208,8 @@ final class Enqueues {
         spec.maxAttempts().orElse(q.maxAttempts()),
         spec.visibility().orElse(q.visibility()).toMillis(),
         spec.backoff().orElse(null), // null: the queue's default, applied at retry time
-        0,
-        spec.payload());
+        payload.flags(),
+        payload.bytes(),
+        payload.dictionary());
   }
 }

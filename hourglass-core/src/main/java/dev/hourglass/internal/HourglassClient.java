@@ -55,7 +55,8 @@ public final class HourglassClient implements Hourglass {
       ScriptListener scriptListener,
       PayloadCodecFactory codecs,
       int replicaAcks,
-      Duration replicaAckTimeout) {}
+      Duration replicaAckTimeout,
+      int compressAbove) {}
 
   final Config config;
   final RedisConnector redis;
@@ -105,6 +106,14 @@ public final class HourglassClient implements Hourglass {
    */
   int replicaAcks(QueueSettings settings) {
     return settings.replicaAcks().orElse(config.replicaAcks());
+  }
+
+  /**
+   * The payload size from which a queue with these settings stores payloads compressed: the queue's
+   * own setting, else the client's (0: never).
+   */
+  int compressAbove(QueueSettings settings) {
+    return settings.compressAbove().orElse(config.compressAbove());
   }
 
   /** Connects and checks (or writes, on an empty Redis) the layout version. */

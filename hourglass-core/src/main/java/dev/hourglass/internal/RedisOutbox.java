@@ -4,14 +4,12 @@ import dev.hourglass.FinishedJob;
 import dev.hourglass.InvalidArgumentException;
 import dev.hourglass.JobOutcome;
 import dev.hourglass.Outbox;
-import dev.hourglass.Payload;
 import dev.hourglass.internal.store.Failures;
 import dev.hourglass.internal.store.Outboxes;
 import dev.hourglass.internal.store.Partition;
 import dev.hourglass.internal.store.Registry;
 import dev.hourglass.internal.store.Replies.OutboxEntry;
 import dev.hourglass.internal.store.Replies.OutboxRead;
-import dev.hourglass.spi.PayloadCodec;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -141,7 +139,7 @@ final class RedisOutbox implements Outbox {
               rec.lastError() == null || rec.lastError().isEmpty()
                   ? Optional.empty()
                   : Optional.of(rec.lastError()),
-              Payload.of(rec.payload(), PayloadCodec.bytes())));
+              rec.toPayload()));
     }
     return jobs;
   }

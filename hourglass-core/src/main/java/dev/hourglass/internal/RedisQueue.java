@@ -10,7 +10,6 @@ import dev.hourglass.JobState;
 import dev.hourglass.JobStateException;
 import dev.hourglass.Nack;
 import dev.hourglass.NackResult;
-import dev.hourglass.Payload;
 import dev.hourglass.QueueSettings;
 import dev.hourglass.QueueStats;
 import dev.hourglass.internal.QueueTopology.Snapshot;
@@ -135,7 +134,7 @@ final class RedisQueue {
         Duration.ofMillis(r.visibilityMs()),
         backoffOf(r),
         r.lastError().isEmpty() ? Optional.empty() : Optional.of(r.lastError()),
-        Payload.of(r.payload(), PayloadCodec.bytes()));
+        r.toPayload());
   }
 
   CompletableFuture<Boolean> cancel(String id) {

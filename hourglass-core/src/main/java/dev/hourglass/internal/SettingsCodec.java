@@ -29,6 +29,7 @@ public final class SettingsCodec {
     f.put("deadMaxCount", Integer.toString(s.deadMaxCount()));
     // always written ('' follows the client), so that an update can unset it
     f.put("replicaAcks", s.replicaAcks().isPresent() ? "" + s.replicaAcks().getAsInt() : "");
+    f.put("compressAbove", s.compressAbove().isPresent() ? "" + s.compressAbove().getAsInt() : "");
     s.attributes().forEach((k, v) -> f.put(ATTRIBUTE_PREFIX + k, v));
     return f;
   }
@@ -49,6 +50,8 @@ public final class SettingsCodec {
     if (f.containsKey("deadMaxCount")) b.deadMaxCount(Integer.parseInt(f.get("deadMaxCount")));
     String replicaAcks = f.getOrDefault("replicaAcks", "");
     b.replicaAcks(replicaAcks.isEmpty() ? null : Integer.parseInt(replicaAcks));
+    String compressAbove = f.getOrDefault("compressAbove", "");
+    b.compressAbove(compressAbove.isEmpty() ? null : Integer.parseInt(compressAbove));
     f.forEach(
         (k, v) -> {
           if (k.startsWith(ATTRIBUTE_PREFIX)) {

@@ -2,6 +2,7 @@
 --- @include "record"
 --- @include "jobs"
 --- @include "place"
+--- @include "dictionary"
 -- enqueue: create jobs whose ids the caller was given, in one partition: each is looked up first, and refused as a
 -- duplicate of a live job that holds its id. (Ids the client made at random go through enqueue_fresh.lua.) The
 -- caller sends each member at most once per call, and the jobs of one pool one after the other.
@@ -14,17 +15,18 @@
 --   jobs' members, one after the other, each struct '<Bc0'; ARGV[F+1] per job struct TIMES: its due time, its
 --   expiry (0: none) and its due time in decimal as ZADD takes it; then ARGV[F+2..F+1+n] the jobs' records, whole
 --   (record.lua), each its own argument (every string that enters a script is hashed whole, so a record crosses
---   once).
+--   once); last, the id of the zstd dictionary compressed payloads name and its bytes or '' (includes/dictionary.lua).
 -- Reply: { OK, now ms, then per job refused as a duplicate of a live job: its index (1-based, in the order sent),
 --   the live job's state and due ms }, or { CLOCK_SKEW, now ms } when ARGV[2] is after now or lags it by more than
---   ARGV[3], and nothing was written. Every other job was created, and is ready when its due time is not after
---   now, else delayed.
+--   ARGV[3], and nothing was written; or { NEED_DICTIONARY, now ms }, nothing written, when the partition lacks the
+--   dictionary named. Every other job was created, and is ready when its due time is not after now, else delayed.
 local MEMBER, TIMES = '<Bc0', '<i6i6Bc0'
 local argv, call, unpack_struct = ARGV, redis.call, struct.unpack
 load_meta(true)
 local now = now_ms()
 local estimate = tonumber(argv[2])
 if estimate > 0 and (estimate > now or now - estimate > tonumber(argv[3])) then return { CLOCK_SKEW, now } end
+if not dictionary_held() then return { NEED_DICTIONARY, now } end
 local groups = tonumber(argv[4])
 local width, m_slots = tonumber(argv[5 + groups]), tonumber(argv[6 + groups])
 local declared = declared_slots(6 + groups, FIRST_EXTRA_KEY + groups)

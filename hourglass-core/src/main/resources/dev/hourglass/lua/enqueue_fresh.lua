@@ -1,4 +1,5 @@
 --- @include "partition"
+--- @include "dictionary"
 -- enqueue_fresh: create jobs whose ids no live job can hold (the client made them at random for these jobs) in one
 -- partition, without looking them up. The client writes each record whole and sorts the jobs by where they go, so
 -- each group is written by one command straight from the arguments, with no work per job in the script.
@@ -9,14 +10,17 @@
 --   with a ttl; ARGV[8] L; ARGV[9] the earliest due time of the jobs in near (when N > 0); ARGV[10..9+G] each
 --   group's job count c; ARGV[10+G..9+G+2L] per slot list its start and its job count k; then the sections: per
 --   group, c pairs member, record (whole: record.lua); N pairs due time (decimal), member; T pairs expiry ms,
---   member; per slot list, its k members, then their k due times (decimal).
+--   member; per slot list, its k members, then their k due times (decimal); last, the id of the zstd dictionary
+--   compressed payloads name and its bytes or '' (includes/dictionary.lua).
 -- Reply: { OK, now ms }; or { CLOCK_SKEW, now ms } when ARGV[2] is after now or lags it by more than ARGV[3], and
---   nothing was written: the client writes the records again from that now.
+--   nothing was written: the client writes the records again from that now; or { NEED_DICTIONARY, now ms }, nothing
+--   written, when the partition lacks the dictionary named.
 local argv, call = ARGV, redis.call
 load_meta(true)
 local now = now_ms()
 local estimate = tonumber(argv[2])
 if estimate > 0 and (estimate > now or now - estimate > tonumber(argv[3])) then return { CLOCK_SKEW, now } end
+if not dictionary_held() then return { NEED_DICTIONARY, now } end
 local width, groups, in_near, with_ttl, lists = tonumber(argv[4]), tonumber(argv[5]), tonumber(argv[6]),
   tonumber(argv[7]), tonumber(argv[8])
 -- Commands take at most LUAI_MAXCSTACK arguments through unpack: long runs of arguments go in chunks.

@@ -78,6 +78,7 @@ public final class HourglassServer implements AutoCloseable {
               .redisUri(redisUri)
               .prefix(config.prefix())
               .maxPayloadBytes(config.maxPayloadBytes())
+              .compressAbove(config.compressAbove())
               .promoteAllQueues(true)
               .scriptListener(metrics)
               .build();

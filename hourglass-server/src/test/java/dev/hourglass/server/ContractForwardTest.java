@@ -17,6 +17,7 @@ import com.rabbitmq.client.ConnectionFactory;
 import com.rabbitmq.client.GetResponse;
 import dev.hourglass.testing.FreePorts;
 import dev.hourglass.testing.KafkaBroker;
+import dev.hourglass.testing.OrderDocuments;
 import dev.hourglass.testing.RabbitMqBroker;
 import dev.hourglass.testing.RedisExtension;
 import java.nio.charset.StandardCharsets;
@@ -103,7 +104,9 @@ class ContractForwardTest {
       assertThat(assertJson(s.get("/v1/queues/q"), 200).get("delivery").get("timeoutMs").asInt())
           .isEqualTo(5000);
 
-      enqueue(s, "q", j("{'id':'a','payload':{'order':7},'delayMs':300}"));
+      // An order document of about 1 KB: stored compressed, forwarded as enqueued.
+      String doc = new String(new OrderDocuments(2).next(), StandardCharsets.UTF_8);
+      enqueue(s, "q", "{\"id\":\"a\",\"payload\":" + doc + ",\"delayMs\":300}");
       AtomicReference<GetResponse> got = new AtomicReference<>();
       await()
           .atMost(Duration.ofSeconds(30))
@@ -115,7 +118,7 @@ class ContractForwardTest {
                 return got.get() != null;
               });
       GetResponse m = got.get();
-      assertThat(new String(m.getBody(), StandardCharsets.UTF_8)).isEqualTo("{\"order\":7}");
+      assertThat(new String(m.getBody(), StandardCharsets.UTF_8)).isEqualTo(doc);
       assertThat(m.getProps().getMessageId()).isEqualTo("a");
       Map<String, Object> h = m.getProps().getHeaders();
       assertThat(h.get("hourglass-job-id").toString()).isEqualTo("a");

@@ -138,7 +138,9 @@ class ContractJobsTest extends ContractTestBase {
 
     String id = first.get("id").asText();
     assertThat(id).matches("[A-Za-z0-9_-]{20}\\.[A-Za-z0-9_-]");
-    assertThat(second.get("id").asText()).matches("[A-Za-z0-9_-]{20}\\.[A-Za-z0-9_-]").isNotEqualTo(id);
+    assertThat(second.get("id").asText())
+        .matches("[A-Za-z0-9_-]{20}\\.[A-Za-z0-9_-]")
+        .isNotEqualTo(id);
     assertThat(getJob(s, "q", id).get("payload").asInt()).isEqualTo(1);
     assertThat(stats("q").ready()).isEqualTo(2);
   }

@@ -13,6 +13,7 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpServer;
 import dev.hourglass.QueueStats;
+import dev.hourglass.testing.OrderDocuments;
 import dev.hourglass.testing.RedisExtension;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -103,7 +104,9 @@ class ContractPushTest {
   void aDueJobIsPostedAndA2xxAcksIt() {
     pushTo("q");
 
-    enqueue(s, "q", j("{'id':'a','payload':{'x': [1, 2.50]}}"));
+    // An order document of about 1 KB: stored compressed, posted as enqueued.
+    String doc = new String(new OrderDocuments(1).next(), StandardCharsets.UTF_8);
+    enqueue(s, "q", "{\"id\":\"a\",\"payload\":" + doc + "}");
 
     String body = receivedBody(0);
     JsonNode json = parse(body);
@@ -111,7 +114,7 @@ class ContractPushTest {
     assertThat(json.get("id").asText()).isEqualTo("a");
     assertThat(json.get("queue").asText()).isEqualTo("q");
     assertThat(json.get("attempt").asInt()).isEqualTo(1);
-    ContractSupport.assertRawPayload(body, "{\"x\": [1, 2.50]}");
+    ContractSupport.assertRawPayload(body, doc);
     await()
         .atMost(Duration.ofSeconds(10))
         .untilAsserted(() -> assertError(s.get("/v1/queues/q/jobs/a"), 404, "job_not_found"));

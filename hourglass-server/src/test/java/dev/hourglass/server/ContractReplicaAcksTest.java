@@ -47,7 +47,7 @@ class ContractReplicaAcksTest {
 
   private boolean onReplica(String queue, String id) {
     var p = new Keys("hg").partition(queue, 0, 1, QueueSettings.DEFAULT_POOLS);
-    return "1".equals(replica.command("HEXISTS", p.pool(id), id).strip());
+    return "1".equals(replica.command("HEXISTS", p.pool(id), p.member(id)).strip());
   }
 
   @Test

@@ -22,7 +22,10 @@ class DashboardQueueTest extends DashboardTestBase {
         "orders",
         "order-42",
         30_000,
-        "{\"order\":42,\"customer\":\"c-17\",\"items\":[\"book\",\"pen\"]}");
+        // over 256 bytes: stored compressed, shown as enqueued
+        "{\"order\":42,\"customer\":\"c-17\",\"items\":[\"book\",\"pen\"],\"lines\":["
+            + "\"one book, hardcover, gift wrapped\",".repeat(8)
+            + "\"one pen, blue\"]}");
     enqueue("orders", "order-43", 20 * 60_000, "{\"order\":43}");
     enqueue("orders", "order-44", 5 * 3_600_000, "{\"order\":44}");
     enqueue("orders", "order-45", 3 * 86_400_000L, "{\"order\":45}");

@@ -21,10 +21,12 @@ import java.util.concurrent.CompletableFuture;
 public final class Deliveries {
   private final ScriptRunner runner;
   private final ServerClock serverClock;
+  private final Payloads payloads;
 
-  Deliveries(ScriptRunner runner, ServerClock serverClock) {
+  Deliveries(ScriptRunner runner, ServerClock serverClock, Payloads payloads) {
     this.runner = runner;
     this.serverClock = serverClock;
+    this.payloads = payloads;
   }
 
   private static final char[] B64 =
@@ -55,7 +57,13 @@ public final class Deliveries {
                 }
                 return catchUp(p).thenCompose(v -> claim(p, max, visibilityMs, token, round + 1));
               }
-              return CompletableFuture.completedFuture(claimed(reply, visibilityMs, token));
+              List<byte[]> records = new ArrayList<>((reply.size() - 2) / 2);
+              for (int i = 3; i < reply.size(); i += 2) {
+                records.add(Reply.bytes(reply.get(i)));
+              }
+              return payloads
+                  .ready(p, records)
+                  .thenApply(v -> claimed(p, reply, records, visibilityMs, token));
             });
   }
 
@@ -97,12 +105,13 @@ public final class Deliveries {
         .thenApply(reply -> new Clocked(Reply.num(reply.get(1)), Reply.num(reply.get(2)) == 1));
   }
 
-  private Claimed claimed(List<Object> reply, long visibilityMs, String token) {
+  private Claimed claimed(
+      Partition p, List<Object> reply, List<byte[]> records, long visibilityMs, String token) {
     long now = Reply.num(reply.get(1));
     serverClock.observe(now);
-    List<ClaimedJob> jobs = new ArrayList<>((reply.size() - 2) / 2);
-    for (int i = 2; i + 1 < reply.size(); i += 2) {
-      RecordCodec.Decoded record = RecordCodec.decode(Reply.bytes(reply.get(i + 1)));
+    List<ClaimedJob> jobs = new ArrayList<>(records.size());
+    for (int i = 2, r = 0; i + 1 < reply.size(); i += 2, r++) {
+      RecordCodec.Decoded record = payloads.decode(p, records.get(r));
       long vis = visibilityMs > 0 ? visibilityMs : record.visibilityMs();
       String id = Partition.idOf(Reply.str(reply.get(i)));
       jobs.add(new ClaimedJob(id, record, record.attempts() + 1, receipt(token, id), now + vis));

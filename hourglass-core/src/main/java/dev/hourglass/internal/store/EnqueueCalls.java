@@ -29,15 +29,20 @@ final class EnqueueCalls {
    */
   static final long CLOCK_TOLERANCE_MS = 30_000;
 
-  /** Times one call is written again for a skewed estimate before it fails. */
-  private static final int MAX_CLOCK_ROUNDS = 3;
+  /**
+   * Times one call is sent again, written from the server's time after a skewed estimate or with
+   * the dictionary the partition lacked, before it fails.
+   */
+  private static final int MAX_ROUNDS = 3;
 
   private final ScriptRunner runner;
   private final ServerClock clock;
+  private final Payloads payloads;
 
-  EnqueueCalls(ScriptRunner runner, ServerClock clock) {
+  EnqueueCalls(ScriptRunner runner, ServerClock clock, Payloads payloads) {
     this.runner = runner;
     this.clock = clock;
+    this.payloads = payloads;
   }
 
   /**
@@ -75,26 +80,51 @@ final class EnqueueCalls {
       Partition p, long slotWidthMs, List<NewJob> jobs, int replicas, boolean fresh, int round) {
     Written w = write(jobs);
     Store.Call call = fresh ? freshCall(p, slotWidthMs, w) : givenCall(p, slotWidthMs, w);
+    ZstdDictionary dictionary = dictionaryOf(jobs);
+    if (dictionary == null) {
+      call.argv().add("").add("");
+    } else {
+      call.argv().add(Long.toString(dictionary.id)).add(payloads.installing(p, dictionary));
+    }
     return runner
         .run(fresh ? Script.ENQUEUE_FRESH : Script.ENQUEUE, call.keys(), call.argv(), replicas)
         .thenCompose(
             reply -> {
               long now = Reply.num(reply.get(1));
-              if (Reply.status(reply) == Status.CLOCK_SKEW) {
-                clock.reset(now);
-                if (round + 1 >= MAX_CLOCK_ROUNDS) {
+              Status status = Reply.status(reply);
+              if (status == Status.CLOCK_SKEW || status == Status.NEED_DICTIONARY) {
+                if (status == Status.CLOCK_SKEW) {
+                  clock.reset(now);
+                } else {
+                  payloads.uninstalled(p, dictionary); // sent with the call again
+                }
+                if (round + 1 >= MAX_ROUNDS) {
                   return CompletableFuture.failedFuture(
                       new IllegalStateException(
-                          "the server clock moved under "
-                              + MAX_CLOCK_ROUNDS
-                              + " enqueues in a row on "
-                              + p));
+                          status + " in " + MAX_ROUNDS + " enqueues in a row on " + p));
                 }
                 return send(p, slotWidthMs, jobs, replicas, fresh, round + 1);
               }
               clock.observe(now);
+              if (dictionary != null) {
+                payloads.installed(p, dictionary);
+              }
               return CompletableFuture.completedFuture(results(w, call.order(), reply, now));
             });
+  }
+
+  /** The dictionary the jobs' payloads were compressed with: a client uses one per queue. */
+  private static ZstdDictionary dictionaryOf(List<NewJob> jobs) {
+    ZstdDictionary d = null;
+    for (NewJob j : jobs) {
+      if (j.dictionary() != null) {
+        if (d != null && d.id != j.dictionary().id) {
+          throw new IllegalStateException("one enqueue with two zstd dictionaries");
+        }
+        d = j.dictionary();
+      }
+    }
+    return d;
   }
 
   /** Jobs with their records written whole, and the estimate they were written with. */
@@ -116,7 +146,7 @@ final class EnqueueCalls {
   }
 
   private Written write(List<NewJob> jobs) {
-    long estimate = clock.behindMs();
+    long estimate = clock.nowMs();
     long[] due = new long[jobs.size()];
     byte[][] records = new byte[jobs.size()][];
     for (int i = 0; i < jobs.size(); i++) {

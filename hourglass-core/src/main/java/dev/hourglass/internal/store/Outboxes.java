@@ -9,9 +9,11 @@ import java.util.concurrent.CompletableFuture;
 /** The calls on partitions' outboxes of finished jobs (outbox.lua). */
 public final class Outboxes {
   private final ScriptRunner runner;
+  private final Payloads payloads;
 
-  Outboxes(ScriptRunner runner) {
+  Outboxes(ScriptRunner runner, Payloads payloads) {
     this.runner = runner;
+    this.payloads = payloads;
   }
 
   /**
@@ -21,10 +23,22 @@ public final class Outboxes {
   public CompletableFuture<OutboxRead> read(Partition p, long bound, int max) {
     return runner
         .run(Script.OUTBOX, p.fixedKeys(), p.argv().add("read").add(bound).add(max))
-        .thenApply(Outboxes::read);
+        .thenCompose(
+            reply -> {
+              List<byte[]> records = new ArrayList<>();
+              for (int i = 3; i + 1 < reply.size(); i += 2) {
+                List<Object> flat = Reply.list(reply.get(i + 1));
+                for (int f = 0; f + 1 < flat.size(); f += 2) {
+                  if (Reply.str(flat.get(f)).equals("r")) {
+                    records.add(Reply.bytes(flat.get(f + 1)));
+                  }
+                }
+              }
+              return payloads.ready(p, records).thenApply(v -> read(p, reply));
+            });
   }
 
-  private static OutboxRead read(List<Object> reply) {
+  private OutboxRead read(Partition p, List<Object> reply) {
     List<OutboxEntry> entries = new ArrayList<>();
     for (int i = 3; i + 1 < reply.size(); i += 2) {
       List<Object> flat = Reply.list(reply.get(i + 1));
@@ -42,7 +56,7 @@ public final class Outboxes {
         }
       }
       entries.add(
-          new OutboxEntry(Reply.str(reply.get(i)), id, outcome, finished, RecordCodec.decode(rec)));
+          new OutboxEntry(Reply.str(reply.get(i)), id, outcome, finished, payloads.decode(p, rec)));
     }
     return new OutboxRead(Reply.num(reply.get(1)), Reply.num(reply.get(2)), entries);
   }

@@ -1,6 +1,8 @@
 package dev.hourglass.internal.store;
 
 import dev.hourglass.Backoff;
+import dev.hourglass.Payload;
+import dev.hourglass.spi.PayloadCodec;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
@@ -28,7 +30,9 @@ public final class RecordCodec {
 
   /**
    * A decoded record; {@code backoff} is null when the job uses its queue's default, {@code flags}
-   * holds {@link #COMPRESSED}.
+   * holds {@link #COMPRESSED} as stored. {@code payload} is the job's payload, opened when it was
+   * stored compressed ({@link Payloads#decode}); {@code unreadable} is null, or says why it could
+   * not be opened (then {@code payload} holds the stored bytes).
    */
   public record Decoded(
       long due,
@@ -40,7 +44,32 @@ public final class RecordCodec {
       long visibilityMs,
       Backoff backoff,
       String lastError,
-      byte[] payload) {}
+      byte[] payload,
+      String unreadable) {
+
+    /** The payload as readers get it: opened, or {@link Payload#unreadable}. */
+    public Payload<byte[]> toPayload() {
+      return unreadable == null
+          ? Payload.of(payload, PayloadCodec.bytes())
+          : Payload.unreadable(payload, unreadable, PayloadCodec.bytes());
+    }
+
+    /** This record with its payload opened, or found unreadable. */
+    Decoded withPayload(byte[] opened, String why) {
+      return new Decoded(
+          due,
+          created,
+          expireAt,
+          flags,
+          attempts,
+          maxAttempts,
+          visibilityMs,
+          backoff,
+          lastError,
+          opened,
+          why);
+    }
+  }
 
   /** Bytes of a new job's record from its flags on ({@link #writeTail}). */
   static int tailBytes(byte[] backoff, byte[] payload) {
@@ -81,6 +110,19 @@ public final class RecordCodec {
     return backoff == null ? new byte[0] : encodeBackoff(backoff);
   }
 
+  /** The flags byte of a record. */
+  static int flags(byte[] rec) {
+    return rec[18] & 0xff;
+  }
+
+  /** Where a record's payload starts. */
+  static int payloadOffset(byte[] rec) {
+    int backoff = rec[HEADER_BYTES] & 0xff;
+    int at = HEADER_BYTES + 1 + backoff;
+    return at + 2 + ((rec[at] & 0xff) | (rec[at + 1] & 0xff) << 8);
+  }
+
+  /** A record as stored: a compressed payload stays compressed ({@link Payloads#decode}). */
   static Decoded decode(byte[] rec) {
     ByteBuffer buf = ByteBuffer.wrap(rec).order(ByteOrder.LITTLE_ENDIAN);
     long due = int48(buf);
@@ -106,7 +148,8 @@ public final class RecordCodec {
         vis,
         b.length == 0 ? null : decodeBackoff(b),
         new String(err, StandardCharsets.UTF_8),
-        payload);
+        payload,
+        null);
   }
 
   /** A little-endian signed 6-byte integer, as Lua's struct 'i6' writes it. */

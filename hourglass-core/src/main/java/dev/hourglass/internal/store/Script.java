@@ -7,6 +7,7 @@ package dev.hourglass.internal.store;
 public enum Script {
   ENQUEUE("enqueue", false),
   ENQUEUE_FRESH("enqueue_fresh", false),
+  DICTIONARY("dictionary", false),
   PROMOTE("promote", true),
   CLAIM("claim", true),
   CLOCK("clock", true),

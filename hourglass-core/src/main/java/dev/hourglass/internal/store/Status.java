@@ -15,7 +15,12 @@ public enum Status {
   /** Clock work has fallen due: the caller runs clock.lua first, then calls again. */
   CATCH_UP,
   /** The caller's estimate of the server clock was off: it writes its records again. */
-  CLOCK_SKEW;
+  CLOCK_SKEW,
+  /**
+   * The partition does not hold the zstd dictionary the call's payloads were compressed with: the
+   * call is sent again with it ({@link Payloads}).
+   */
+  NEED_DICTIONARY;
 
   private static final Status[] BY_CODE = values();
 

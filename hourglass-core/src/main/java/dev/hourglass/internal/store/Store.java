@@ -31,6 +31,7 @@ public final class Store {
   private final Deliveries deliveries;
   private final Outboxes outboxes;
   private final EnqueueCalls enqueueCalls;
+  private final Payloads payloads;
 
   public Store(
       RedisConnector redis,
@@ -42,9 +43,15 @@ public final class Store {
     this.runner = new ScriptRunner(redis, listener, callbacks, replicaTimeout);
     this.keys = keys;
     this.registry = new Registry(runner, keys, serverClock);
-    this.deliveries = new Deliveries(runner, serverClock);
-    this.outboxes = new Outboxes(runner);
-    this.enqueueCalls = new EnqueueCalls(runner, serverClock);
+    this.payloads = new Payloads(runner, Zstd.choose());
+    this.deliveries = new Deliveries(runner, serverClock, payloads);
+    this.outboxes = new Outboxes(runner, payloads);
+    this.enqueueCalls = new EnqueueCalls(runner, serverClock, payloads);
+  }
+
+  /** Compressed payloads: how enqueues store them, how reads open them. */
+  public Payloads payloads() {
+    return payloads;
   }
 
   public Keys keys() {
@@ -80,8 +87,9 @@ public final class Store {
   /**
    * A new job for {@link #enqueue}: {@code time} is a delay from the server's now when {@code
    * relative}, else epoch ms; {@code backoff} null means the queue's default; {@code flags} those
-   * of the record (see {@link RecordCodec}); {@code fresh} that the client made the id at random
-   * for this job, so that no live job can hold it and enqueue.lua need not look it up.
+   * of the record (see {@link RecordCodec}), and {@code payload} as stored, with the dictionary it
+   * was compressed with or null ({@link PayloadPacker}); {@code fresh} that the client made the id
+   * at random for this job, so that no live job can hold it and enqueue.lua need not look it up.
    */
   public record NewJob(
       String id,
@@ -93,7 +101,8 @@ public final class Store {
       long visibilityMs,
       Backoff backoff,
       int flags,
-      byte[] payload) {}
+      byte[] payload,
+      ZstdDictionary dictionary) {}
 
   /**
    * The KEYS and ARGV of one script call, and the order it sends its items in (indexes into the
@@ -156,17 +165,22 @@ public final class Store {
             .add(lookaheadMs);
     return runner
         .run(Script.RESCHEDULE, keyArgs, argv)
-        .thenApply(
+        .thenCompose(
             reply -> {
               Status status = Reply.status(reply);
               if (status != Status.OK) {
-                return new Rescheduled(status, null, 0, null);
+                return CompletableFuture.completedFuture(new Rescheduled(status, null, 0, null));
               }
-              return new Rescheduled(
-                  status,
-                  Reply.str(reply.get(1)),
-                  Reply.num(reply.get(2)),
-                  RecordCodec.decode(Reply.bytes(reply.get(3))));
+              byte[] rec = Reply.bytes(reply.get(3));
+              return payloads
+                  .ready(p, rec)
+                  .thenApply(
+                      v ->
+                          new Rescheduled(
+                              status,
+                              Reply.str(reply.get(1)),
+                              Reply.num(reply.get(2)),
+                              payloads.decode(p, rec)));
             });
   }
 
@@ -179,17 +193,22 @@ public final class Store {
   public CompletableFuture<Found> get(Partition p, String id, boolean evenExpired) {
     return runner
         .run(Script.GET, p.keysFor(id), p.argv().add(p.member(id)).add(evenExpired ? "1" : "0"))
-        .thenApply(
+        .thenCompose(
             reply -> {
               Status status = Reply.status(reply);
               if (status != Status.OK) {
-                return new Found(status, null, null, 0);
+                return CompletableFuture.completedFuture(new Found(status, null, null, 0));
               }
-              return new Found(
-                  status,
-                  RecordCodec.decode(Reply.bytes(reply.get(1))),
-                  Reply.str(reply.get(2)),
-                  Reply.num(reply.get(3)));
+              byte[] rec = Reply.bytes(reply.get(1));
+              return payloads
+                  .ready(p, rec)
+                  .thenApply(
+                      v ->
+                          new Found(
+                              status,
+                              payloads.decode(p, rec),
+                              Reply.str(reply.get(2)),
+                              Reply.num(reply.get(3))));
             });
   }
 
@@ -240,17 +259,26 @@ public final class Store {
               if (Reply.num(reply.get(1)) == 0) {
                 return list(p, state, afterScore, afterMember, limit, slotWidthMs);
               }
-              List<Listed> out = new ArrayList<>();
+              List<byte[]> records = new ArrayList<>();
               for (int i = 2; i + 2 < reply.size(); i += 3) {
-                String member = Reply.str(reply.get(i));
-                out.add(
-                    new Listed(
-                        member,
-                        Partition.idOf(member),
-                        RecordCodec.decode(Reply.bytes(reply.get(i + 1))),
-                        Reply.num(reply.get(i + 2))));
+                records.add(Reply.bytes(reply.get(i + 1)));
               }
-              return CompletableFuture.completedFuture(out);
+              return payloads
+                  .ready(p, records)
+                  .thenApply(
+                      v -> {
+                        List<Listed> out = new ArrayList<>();
+                        for (int i = 2, r = 0; i + 2 < reply.size(); i += 3, r++) {
+                          String member = Reply.str(reply.get(i));
+                          out.add(
+                              new Listed(
+                                  member,
+                                  Partition.idOf(member),
+                                  payloads.decode(p, records.get(r)),
+                                  Reply.num(reply.get(i + 2))));
+                        }
+                        return out;
+                      });
             });
   }
 

@@ -40,7 +40,9 @@
 --   must load slot lists its caller did not declare: the reply lists their starts, and the caller calls again
 --   with them declared), 7 not empty (a queue to delete still holds jobs), 8 catch up (clock work has fallen due:
 --   the caller runs clock.lua first, then calls again), 9 clock skew (the caller's estimate of the server clock is
---   off: it writes its records again from the server's time, and calls again)
+--   off: it writes its records again from the server's time, and calls again), 10 need dictionary (the partition
+--   does not hold the zstd dictionary an enqueue's payloads were compressed with: the caller sends it, see
+--   includes/dictionary.lua)
 redis.replicate_commands()
 
 local K_META, K_NEAR, K_SLOTS, K_INFLIGHT, K_LEASES, K_DEAD, K_TTL, K_STATS, K_WAKE, K_OUTBOX =
@@ -48,6 +50,7 @@ local K_META, K_NEAR, K_SLOTS, K_INFLIGHT, K_LEASES, K_DEAD, K_TTL, K_STATS, K_W
 local FIRST_EXTRA_KEY = 11
 local OK, NOT_FOUND, STALE, INFLIGHT, DUPLICATE, DEAD, NEED_SLOTS, NOT_EMPTY, CATCH_UP, CLOCK_SKEW =
   0, 1, 2, 3, 4, 5, 6, 7, 8, 9
+local NEED_DICTIONARY = 10
 local NOTHING_DUE = 9000000000000000
 local MAX_WAKE_TOKENS = 16
 -- A member of inflight (score KEEPER_SCORE, below every lease deadline) and a field of leases that is not a job:

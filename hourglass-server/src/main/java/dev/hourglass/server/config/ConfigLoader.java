@@ -3,6 +3,7 @@ package dev.hourglass.server.config;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.hourglass.QueueSettings;
 import dev.hourglass.server.auth.Role;
 import dev.hourglass.server.auth.TokenRule;
 import java.io.IOException;
@@ -93,6 +94,7 @@ public final class ConfigLoader {
         Path.of(values.get(Setting.DATA_DIR)),
         values.get(Setting.PREFIX),
         (int) number(Setting.MAX_PAYLOAD_BYTES, values, 1, 64L * 1024 * 1024),
+        (int) number(Setting.COMPRESS_ABOVE, values, 0, QueueSettings.MAX_COMPRESS_ABOVE),
         number(Setting.MAX_BODY_BYTES, values, 1024, 1024L * 1024 * 1024),
         Limits.of(values),
         Duration.ofMillis(number(Setting.SHUTDOWN_TIMEOUT_MS, values, 0, 3_600_000)),

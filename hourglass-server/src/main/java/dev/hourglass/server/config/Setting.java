@@ -1,5 +1,6 @@
 package dev.hourglass.server.config;
 
+import dev.hourglass.QueueSettings;
 import java.util.Locale;
 
 /**
@@ -19,6 +20,12 @@ public enum Setting {
   PREFIX("prefix", "hg", "Prefix of every Redis key."),
   MAX_PAYLOAD_BYTES("max-payload-bytes", "1048576", "Largest job payload accepted, in bytes."),
   MAX_BODY_BYTES("max-body-bytes", "16777216", "Largest request body accepted, in bytes."),
+  COMPRESS_ABOVE(
+      "compress-above",
+      Integer.toString(QueueSettings.DEFAULT_COMPRESS_ABOVE),
+      "Payloads of at least this many bytes are stored compressed (zstd, with a dictionary"
+          + " trained per queue) when that makes them smaller; 0: never. A queue's compressAbove"
+          + " overrides it."),
   MAX_CONNECTIONS(
       "max-connections",
       "4096",

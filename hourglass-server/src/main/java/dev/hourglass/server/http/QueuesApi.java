@@ -47,7 +47,7 @@ final class QueuesApi {
   void put(Context ctx, String queue) {
     Fields f =
         Fields.of(JsonIn.object(api.body(ctx)))
-            .only("partitions", "defaults", "delivery", "replicaAcks");
+            .only("partitions", "defaults", "delivery", "replicaAcks", "compressAbove");
     QueueDirectory.checkName(queue);
     boolean exists = api.queues.exists(queue);
     QueueSettings current =
@@ -66,6 +66,11 @@ final class QueuesApi {
       // null: follow the server's client default; 0: never wait; n: wait for n replicas
       OptionalLong replicas = f.optLong("replicaAcks", 0, QueueSettings.MAX_REPLICA_ACKS);
       b.replicaAcks(replicas.isPresent() ? (int) replicas.getAsLong() : null);
+    }
+    if (f.present("compressAbove")) {
+      // null: follow the server's --compress-above; 0: never compress; n: from n bytes on
+      OptionalLong bytes = f.optLong("compressAbove", 0, QueueSettings.MAX_COMPRESS_ABOVE);
+      b.compressAbove(bytes.isPresent() ? (int) bytes.getAsLong() : null);
     }
     DeliveryConfig stored =
         DeliveryConfig.fromAttribute(current.attributes().get(DeliveryConfig.ATTRIBUTE));
@@ -119,6 +124,11 @@ final class QueuesApi {
       o.put("replicaAcks", settings.replicaAcks().getAsInt());
     } else {
       o.putNull("replicaAcks");
+    }
+    if (settings.compressAbove().isPresent()) {
+      o.put("compressAbove", settings.compressAbove().getAsInt());
+    } else {
+      o.putNull("compressAbove");
     }
     o.set(
         "delivery",

@@ -40,6 +40,7 @@ final class HourglassClientFactory {
             .prefix(properties.getPrefix())
             .commandTimeout(properties.getCommandTimeout())
             .maxPayloadBytes(properties.getMaxPayloadBytes())
+            .compressAbove(properties.getCompressAbove())
             .defaultQueueSettings(queueSettings())
             .codecs(codecs)
             .scriptListener(scriptListener);
@@ -90,6 +91,7 @@ final class HourglassClientFactory {
       case "commandTimeout" -> "hourglass.command-timeout";
       case "connectTimeout" -> "hourglass.connect-timeout";
       case "maxPayloadBytes" -> "hourglass.max-payload-bytes";
+      case "compressAbove" -> "hourglass.compress-above";
       default -> "hourglass." + field;
     };
   }

@@ -32,6 +32,12 @@ public class HourglassProperties {
   /** Largest payload accepted, in bytes, after encoding. */
   private int maxPayloadBytes = 1048576;
 
+  /**
+   * Payloads of at least this many bytes are stored compressed (zstd, with a dictionary trained per
+   * queue) when that makes them smaller; 0: never.
+   */
+  private int compressAbove = 256;
+
   /** Settings of queues this application creates (a queue created before keeps its own). */
   private final Defaults defaults = new Defaults();
 
@@ -85,6 +91,14 @@ public class HourglassProperties {
 
   public void setMaxPayloadBytes(int maxPayloadBytes) {
     this.maxPayloadBytes = maxPayloadBytes;
+  }
+
+  public int getCompressAbove() {
+    return compressAbove;
+  }
+
+  public void setCompressAbove(int compressAbove) {
+    this.compressAbove = compressAbove;
   }
 
   public Defaults getDefaults() {
