@@ -34,10 +34,12 @@ public final class QueueSettings {
 
   /**
    * The payload size from which payloads are stored compressed unless a client or queue sets
-   * another: below it, zstd without a dictionary (what a queue's first payloads get) saves less
-   * than a fifth (docs/BENCHMARKS.md, "Compression").
+   * another. Measured on order documents ({@code hourglass-bench/run compression}, docs/
+   * BENCHMARKS.md, "Compression"): from 128 bytes the queue's dictionary brings a payload to about
+   * 0.4 of its size for about a microsecond each way; below, the job's own hundred-odd bytes in
+   * Redis outweigh what is saved.
    */
-  public static final int DEFAULT_COMPRESS_ABOVE = 256;
+  public static final int DEFAULT_COMPRESS_ABOVE = 128;
 
   /**
    * The largest compression threshold a queue or a client may set (64 MiB, no payload is larger).

@@ -96,7 +96,7 @@ final class CostWorkload implements Workload {
     Burst burst =
         new Burst(
             sut, jobs, o.delays(1000, 3000), o.consumers(4), o.batchSize(), o.timeoutSeconds());
-    Fields e2e = burst.run(new Payloads(o.payloadBytes(), o.seed()), 0);
+    Fields e2e = burst.run(o.payloads(), 0);
     JvmCost spent = client.since();
     double redisUs = (redis.cpuSeconds() - redisBefore) * 1e6;
     Counts counts = Counts.of(delta(commandsBefore, redis.commandCalls()), redis);

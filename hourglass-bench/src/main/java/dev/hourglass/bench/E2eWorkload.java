@@ -28,8 +28,8 @@ final class E2eWorkload implements Workload {
             o.batchSize(),
             o.timeoutSeconds());
     return new Fields()
-        .putAll("", burst.run(new Payloads(o.payloadBytes(), o.seed()), 0))
-        .put("payload_bytes", o.payloadBytes())
+        .putAll("", burst.run(o.payloads(), 0))
+        .put("payload_bytes", o.payloadLabel())
         .putAll("", sut.consumerFields());
   }
 

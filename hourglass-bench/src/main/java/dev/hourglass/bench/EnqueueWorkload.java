@@ -35,7 +35,7 @@ final class EnqueueWorkload implements Workload {
   @Override
   public Fields run(SystemUnderTest sut, RedisTarget redis, Options o) throws Exception {
     int jobs = o.jobs(DEFAULT_JOBS);
-    Payloads payloads = new Payloads(o.payloadBytes(), o.seed());
+    Payloads payloads = o.payloads();
     long due = System.currentTimeMillis() + DELAY_MS;
 
     long start = System.nanoTime();
@@ -48,7 +48,7 @@ final class EnqueueWorkload implements Workload {
 
     return new Fields()
         .put("jobs", jobs)
-        .put("payload_bytes", o.payloadBytes())
+        .put("payload_bytes", o.payloadLabel())
         .put("window", o.window())
         .rate("single_jobs_per_s", single)
         .put("batch_size", o.batchSize())

@@ -1,6 +1,7 @@
 package dev.hourglass.bench;
 
 import dev.hourglass.Hourglass;
+import dev.hourglass.HourglassBuilder;
 import dev.hourglass.JobSpec;
 import dev.hourglass.Queue;
 import dev.hourglass.Worker;
@@ -16,21 +17,27 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 
-/** Hourglass with default settings: one client (with its background promoter), one queue. */
+/**
+ * Hourglass with default settings: one client (with its background promoter), one queue; {@code
+ * --compress-above} alone changes the client's compression threshold.
+ */
 final class HourglassSystem implements SystemUnderTest {
   private final Hourglass client;
   private final Queue queue;
   private final Integer prefetch; // null: the library's default
   private final Map<String, LongAdder> scriptCalls = new ConcurrentHashMap<>();
 
-  HourglassSystem(String redisUri, String queueName, Integer prefetch) {
-    this.client =
+  HourglassSystem(String redisUri, String queueName, Integer prefetch, Integer compressAbove) {
+    HourglassBuilder builder =
         Hourglass.builder()
             .redisUri(redisUri)
             .scriptListener(
                 (script, elapsed, failure) ->
-                    scriptCalls.computeIfAbsent(script, k -> new LongAdder()).increment())
-            .build();
+                    scriptCalls.computeIfAbsent(script, k -> new LongAdder()).increment());
+    if (compressAbove != null) {
+      builder.compressAbove(compressAbove);
+    }
+    this.client = builder.build();
     this.queue = client.queue(queueName);
     this.prefetch = prefetch;
   }

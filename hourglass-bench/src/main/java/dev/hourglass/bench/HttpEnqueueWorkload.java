@@ -44,7 +44,7 @@ final class HttpEnqueueWorkload implements Workload {
   }
 
   private static Fields overHttp(HttpSystem http, RedisTarget redis, Options o) throws Exception {
-    byte[] payload = new Payloads(o.payloadBytes(), o.seed()).job(0, 0).payload();
+    byte[] payload = o.payloads().job(0, 0).payload();
     String body =
         "{\"payload\":\""
             + Base64.getEncoder().encodeToString(payload)
@@ -79,7 +79,7 @@ final class HttpEnqueueWorkload implements Workload {
       throws Exception {
     int jobs = o.jobs(DEFAULT_JOBS);
     int window = o.connections(DEFAULT_CONNECTIONS);
-    Payloads payloads = new Payloads(o.payloadBytes(), o.seed());
+    Payloads payloads = o.payloads();
     long due = System.currentTimeMillis() + DELAY_MS;
     Cpu cpu = Cpu.start(redis);
     long start = System.nanoTime();

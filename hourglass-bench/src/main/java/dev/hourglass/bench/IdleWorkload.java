@@ -32,7 +32,7 @@ final class IdleWorkload implements Workload {
     int pending = o.jobs(1);
     int seconds = o.seconds();
     int queues = o.queues();
-    Payloads payloads = new Payloads(o.payloadBytes(), o.seed());
+    Payloads payloads = o.payloads();
     long due = System.currentTimeMillis() + PENDING_DELAY_MS;
     Producer.batches(sut, pending, o.batchSize(), i -> payloads.job(due, i), done -> {});
     Map<String, Long> delta;

@@ -21,7 +21,7 @@ final class MemoryWorkload implements Workload {
   public Fields run(SystemUnderTest sut, RedisTarget redis, Options o) throws Exception {
     int jobs = Math.max(2, o.jobs(DEFAULT_JOBS));
     Options.Delays delays = o.delays(3_600_000, 7_200_000);
-    Payloads payloads = new Payloads(o.payloadBytes(), o.seed());
+    Payloads payloads = o.payloads();
     long now = System.currentTimeMillis();
     sut.enqueueBatch(List.of(job(payloads, now, delays, 0)));
     RedisTarget.Memory before = redis.memory();
@@ -30,7 +30,7 @@ final class MemoryWorkload implements Workload {
     RedisTarget.Memory after = redis.memory();
     return new Fields()
         .put("jobs", jobs)
-        .put("payload_bytes", o.payloadBytes())
+        .put("payload_bytes", o.payloadLabel())
         .put("delay_ms", delays.toString())
         .put("used_memory_before", before.used())
         .put("used_memory_after", after.used())

@@ -54,7 +54,9 @@ final class Options {
           "concurrency",
           "callgrind-jobs",
           "rounds",
-          "redis-server");
+          "redis-server",
+          "payload",
+          "compress-above");
 
   private final String workload;
   private final boolean help;
@@ -137,6 +139,11 @@ final class Options {
     intOption("consumers", 1, 1, 10_000);
     intOption("concurrency", ForwarderOptions.DEFAULT_CONCURRENCY, 1, 1024);
     intOption("payload-bytes", 120, Payloads.HEADER_BYTES, 1024 * 1024);
+    intOption("compress-above", 0, 0, dev.hourglass.QueueSettings.MAX_COMPRESS_ABOVE);
+    String payload = values.get("payload");
+    if (payload != null && !Payloads.KINDS.contains(payload)) {
+      throw new UsageException("--payload must be one of " + String.join(", ", Payloads.KINDS));
+    }
     longOption("seed", 1, Long.MIN_VALUE, Long.MAX_VALUE);
     long min = longOption("min-delay-ms", 0, 0, Long.MAX_VALUE / 4);
     long max = longOption("max-delay-ms", 0, 0, Long.MAX_VALUE / 4);
@@ -176,6 +183,21 @@ final class Options {
 
   int payloadBytes() {
     return intOrDefault("payload-bytes", 120);
+  }
+
+  /** The payloads of {@code --payload}: random ones of {@code --payload-bytes}, or orders. */
+  Payloads payloads() {
+    return new Payloads(payloadBytes(), seed(), "order".equals(values.get("payload")));
+  }
+
+  /** What a RESULT line's {@code payload_bytes} says: the size, or {@code order-json}. */
+  String payloadLabel() {
+    return "order".equals(values.get("payload")) ? "order-json" : Integer.toString(payloadBytes());
+  }
+
+  /** {@code --compress-above}: the Hourglass clients' threshold, null for the library's default. */
+  Integer compressAbove() {
+    return values.containsKey("compress-above") ? intOrDefault("compress-above", 0) : null;
   }
 
   /** A delay range in ms. */

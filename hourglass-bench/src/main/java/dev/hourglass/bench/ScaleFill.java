@@ -53,7 +53,7 @@ final class ScaleFill {
       Fields f)
       throws Exception {
     int batchSize = batchSize(o, jobs);
-    f.put("payload_bytes", o.payloadBytes())
+    f.put("payload_bytes", o.payloadLabel())
         .put("pending_delay_ms", PENDING_MIN_MS + "-" + PENDING_MAX_MS)
         .put("batch_size", batchSize);
 

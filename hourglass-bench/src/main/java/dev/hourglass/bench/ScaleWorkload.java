@@ -39,7 +39,7 @@ final class ScaleWorkload implements Workload {
     if (capped) {
       f.put("capped_from", asked).put("note", "capped_by_redisson-cap");
     }
-    Payloads payloads = new Payloads(o.payloadBytes(), o.seed());
+    Payloads payloads = o.payloads();
     ScaleFill.run(sut::enqueueBatchAsync, redis, payloads, o, jobs, f);
 
     Burst burst =
@@ -68,7 +68,7 @@ final class ScaleWorkload implements Workload {
             .put("key_prefix", RedisBaseline.PREFIX)
             .put("jobs_per_pipelined_call", RedisBaseline.JOBS_PER_SCRIPT_CALL);
     try (RedisBaseline baseline = new RedisBaseline(redis.uri(), queue)) {
-      Payloads payloads = new Payloads(o.payloadBytes(), o.seed()); // the systems' payloads
+      Payloads payloads = o.payloads(); // the systems' payloads
       return ScaleFill.run(baseline::enqueueBatchAsync, redis, payloads, o, jobs, f);
     }
   }

@@ -8,6 +8,11 @@ final class Usage {
       """
       Usage: hourglass-bench/run WORKLOAD [options]
              hourglass-bench/run jmh [JMH options]      (micro-benchmarks; -h for JMH's help)
+             hourglass-bench/run compression            (zstd on order documents cut to 64 to
+                                                         1024 bytes: stored size over payload size
+                                                         and microseconds to compress and open one,
+                                                         with and without a trained dictionary,
+                                                         native and pure Java)
              hourglass-bench/run archive [--jobs N] [--payload-bytes B] [--redis URI]
                                                         (the archive's cost per finished job on
                                                          Hourglass alone, into an embedded
@@ -86,6 +91,29 @@ final class Usage {
                  includes the enqueue.
                  Gives up after max delay + --timeout-s.
         memory   Redis used_memory growth per pending job at --jobs pending jobs (due in 1-2 h).
+                 With --payload order, each job's payload is an order document of about 1 KB of
+                 JSON (hourglass-testing's OrderDocuments): compare --compress-above 0 (stored as
+                 given) with the default (compressed, with the queue's trained dictionary).
+        cost     what one job's life costs, enqueue to ack: the e2e workload (--jobs [100000] due
+                 over [--min-delay-ms, --max-delay-ms] [1000-3000], --consumers [4]) per system,
+                 --rounds times [3] after the warm-up, and per job the medians of Redis's CPU
+                 (INFO cpu: redis_cpu_us_per_job), its calls (script calls and commands no script
+                 may run) and commands (those inside scripts included; INFO commandstats, the
+                 harness's own left out), this JVM's CPU and allocation (client_cpu_us_per_job,
+                 client_alloc_kb_per_job: producer and consumers, JIT and GC included), each
+                 round's figures beside them (*_rounds); for Hourglass the script calls per 1000
+                 jobs by script. Then the same workload, --callgrind-jobs jobs [10000; 0 skips
+                 it], on a fresh client against a second Redis run under valgrind --tool=callgrind
+                 (after a 1000-job burst not counted): callgrind_redis_instructions_per_job, which
+                 repeats where seconds do not. Systems [hourglass,redisson,redis-raw]: redis-raw
+                 is the floor, the same primitive work without Lua, pipelined by Lettuce (per job
+                 HSET of its record into one of 40 pool hashes, HGET when claimed, HDEL when
+                 acked; per claim of up to 100 ZRANGEBYSCORE and ZREM on a time index, ZADD to an
+                 inflight index and HSET of a lease each; per ack ZREM and HDEL of those; one ZADD
+                 per enqueue batch), keeping none of a queue's promises. A second RATIO line,
+                 versus=redis-raw, gives Hourglass over the floor (redis_cpu_x_raw,
+                 redis_instructions_x_raw, client_cpu_x_raw: 1.0 is the floor's cost). Needs
+                 valgrind (Debian: apt-get install valgrind).
         scale    fills the queue to --jobs pending (due in 1-2 h; Redisson capped at
                  --redisson-cap), reports the fill rate per tenth, memory, the largest keys
                  (SCAN + MEMORY USAGE ... SAMPLES 0), then the e2e figures of a fresh burst of
@@ -159,12 +187,18 @@ final class Usage {
         --jobs N              jobs [enqueue, e2e, memory: 100000; scale: 10000000; idle: 1]
         --payload-bytes B     payload size, random bytes; the first 8 carry the due time (epoch ms),
                               the next 4 the job's sequence number [120; at least 12]
+        --payload KIND        random (of --payload-bytes) or order: the 12 bytes, then an order
+                              document of about 1 KB of JSON, different per job [random]
+        --compress-above B    the Hourglass clients' compressAbove: payloads of B bytes or more
+                              stored compressed, 0 never [unset: the library's default, 128]
         --min-delay-ms MS     [e2e and scale burst: 1000; memory: 3600000]
         --max-delay-ms MS     [e2e and scale burst: 3000; memory: 7200000]
         --consumers C         consumer threads [4; idle: 10 consumers]
         --redis URL           use this Redis (it is FLUSHALLed!) instead of starting the embedded one
-        --systems LIST        comma-separated, from hourglass,redisson,hourglass-http
-                              [hourglass,redisson]; hourglass-http runs the Hourglass server
+        --systems LIST        comma-separated, from hourglass,redisson,hourglass-http,redis-raw
+                              [hourglass,redisson; cost: hourglass,redisson,redis-raw];
+                              redis-raw, the cost workload's floor (see cost);
+                              hourglass-http runs the Hourglass server
                               in-process and drives it over HTTP from this JVM (JSON payloads:
                               the bytes as a base64 string; consumers claim up to 100 per
                               long-poll and ack each job with its own request; at most 64
@@ -200,6 +234,11 @@ final class Usage {
         --burst-jobs N        scale: jobs of the e2e burst [100000]
         --seconds S           idle: measuring window [30]; http-enqueue: each wrk run [20]
         --seed N              seed of the random payloads and due times [1]
+        --rounds R            cost: measured runs per system, medians reported [3]; cluster: see
+                              above [3]
+        --callgrind-jobs N    cost: jobs of the run under callgrind [10000]; 0: none
+        --redis-server PATH   cost: the redis-server binary of both Redis servers, e.g. Debian's
+                              /usr/bin/redis-server [the embedded one]
         --broker B            forward: amqp or kafka [amqp]
         --concurrency N       forward: publishes awaiting the broker's confirm at most [256, the library's default]
         --help                this text

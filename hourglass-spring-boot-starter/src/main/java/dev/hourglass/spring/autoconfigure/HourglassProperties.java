@@ -36,7 +36,7 @@ public class HourglassProperties {
    * Payloads of at least this many bytes are stored compressed (zstd, with a dictionary trained per
    * queue) when that makes them smaller; 0: never.
    */
-  private int compressAbove = 256;
+  private int compressAbove = 128;
 
   /** Settings of queues this application creates (a queue created before keeps its own). */
   private final Defaults defaults = new Defaults();
