@@ -58,6 +58,7 @@ final class CostWorkload implements Workload {
           "redis_commands_per_job",
           "redis_script_calls_per_job",
           "client_cpu_us_per_job",
+          "client_jit_us_per_job",
           "client_alloc_kb_per_job");
 
   @Override
@@ -113,6 +114,7 @@ final class CostWorkload implements Workload {
             .put("redis_commands_per_job", counts.commands / (double) jobs)
             .put("redis_script_calls_per_job", counts.scriptCalls / (double) jobs)
             .put("client_cpu_us_per_job", spent.cpuMicros() / jobs)
+            .put("client_jit_us_per_job", spent.jitMicros() / jobs)
             .put("client_alloc_kb_per_job", spent.allocatedKb() / jobs)
             .put("lateness_p50_ms", (long) e2e.num("lateness_p50_ms"))
             .put("lateness_p99_ms", (long) e2e.num("lateness_p99_ms"))

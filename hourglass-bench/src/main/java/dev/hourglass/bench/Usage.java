@@ -100,10 +100,11 @@ final class Usage {
                  (INFO cpu: redis_cpu_us_per_job), its calls (script calls and commands no script
                  may run) and commands (those inside scripts included; INFO commandstats, the
                  harness's own left out), this JVM's CPU and allocation (client_cpu_us_per_job,
-                 client_alloc_kb_per_job: producer and consumers, JIT and GC included), each
-                 round's figures beside them (*_rounds); for Hourglass the script calls per 1000
-                 jobs by script. Then the same workload, --callgrind-jobs jobs [10000; 0 skips
-                 it], on a fresh client against a second Redis run under valgrind --tool=callgrind
+                 client_alloc_kb_per_job: producer and consumers, JIT and GC included; of that
+                 CPU, client_jit_us_per_job is the JIT compilers' time), each round's figures
+                 beside them (*_rounds); for Hourglass the script calls per 1000 jobs by script.
+                 Then the same workload, --callgrind-jobs jobs [10000; 0 skips it], on a fresh
+                 client against a second Redis run under valgrind --tool=callgrind
                  (after a 1000-job burst not counted): callgrind_redis_instructions_per_job, which
                  repeats where seconds do not. Systems [hourglass,redisson,redis-raw]: redis-raw
                  is the floor, the same primitive work without Lua, pipelined by Lettuce (per job
