@@ -4,6 +4,7 @@ import dev.hourglass.FinishedJob;
 import dev.hourglass.JobOutcome;
 import dev.hourglass.Payload;
 import dev.hourglass.spi.PayloadCodec;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -56,7 +57,13 @@ final class JobHistoryTable {
           st.setTimestamp(8, Timestamp.from(j.runAt()));
           st.setInt(9, j.attempts());
           st.setString(10, j.lastError().orElse(null));
-          st.setBytes(11, j.payload().bytes());
+          // A payload this process cannot open (compressed with what it lacks) is kept as the
+          // note saying why, so that one such job does not hold up the archive.
+          st.setBytes(
+              11,
+              j.payload().readable()
+                  ? j.payload().bytes()
+                  : j.payload().asString().getBytes(StandardCharsets.UTF_8));
           st.addBatch();
         }
         st.executeBatch();

@@ -18,7 +18,7 @@
 --   once); last, the id of the zstd dictionary compressed payloads name and its bytes or '' (includes/dictionary.lua).
 -- Reply: { OK, now ms, then per job refused as a duplicate of a live job: its index (1-based, in the order sent),
 --   the live job's state and due ms }, or { CLOCK_SKEW, now ms } when ARGV[2] is after now or lags it by more than
---   ARGV[3], and nothing was written; or { NEED_DICTIONARY, now ms }, nothing written, when the partition lacks the
+--   ARGV[3], and no job was written; or { NEED_DICTIONARY, now ms }, no job written, when the partition lacks the
 --   dictionary named. Every other job was created, and is ready when its due time is not after now, else delayed.
 local MEMBER, TIMES = '<Bc0', '<i6i6Bc0'
 local argv, call, unpack_struct = ARGV, redis.call, struct.unpack

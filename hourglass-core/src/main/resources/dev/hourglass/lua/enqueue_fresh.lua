@@ -13,7 +13,7 @@
 --   member; per slot list, its k members, then their k due times (decimal); last, the id of the zstd dictionary
 --   compressed payloads name and its bytes or '' (includes/dictionary.lua).
 -- Reply: { OK, now ms }; or { CLOCK_SKEW, now ms } when ARGV[2] is after now or lags it by more than ARGV[3], and
---   nothing was written: the client writes the records again from that now; or { NEED_DICTIONARY, now ms }, nothing
+--   no job was written: the client writes the records again from that now; or { NEED_DICTIONARY, now ms }, nothing
 --   written, when the partition lacks the dictionary named.
 local argv, call = ARGV, redis.call
 load_meta(true)
@@ -86,7 +86,9 @@ for l = 1, lists do
     local pairs_ = {}
     for i = 0, k - 1 do pairs_[2 * i + 1], pairs_[2 * i + 2] = argv[a + k + i], argv[a + i] end
     call('ZADD', K_NEAR, unpack(pairs_))
-    promoter_due(head_score(K_NEAR, '(' .. now) or NOTHING_DUE)
+    local now_str = fmt(now)
+    wake(call('ZCOUNT', K_NEAR, '-inf', now_str)) -- those already due, announced as above
+    promoter_due(head_score(K_NEAR, '(' .. now_str) or NOTHING_DUE)
   end
   a = a + 2 * k
 end

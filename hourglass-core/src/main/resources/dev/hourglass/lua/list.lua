@@ -6,8 +6,8 @@
 -- member).
 -- KEYS[1..10] the partition keys; KEYS[11..10+S] every pool HASH in index order; then m declared slot LISTs.
 -- ARGV[1] pools S; ARGV[2] state: delayed, ready, inflight or dead; ARGV[3] cursor score, or '' for the first
---   page; ARGV[4] cursor member; ARGV[5] limit; ARGV[6] slot width ms (a slot list holds jobs due within two); ARGV[7]
---   m, the number of declared slot lists; ARGV[8..7+m] their starts.
+--   page; ARGV[4] cursor member; ARGV[5] limit; ARGV[6] slot width ms (a slot list holds jobs due within one
+--   width from its start); ARGV[7] m, the number of declared slot lists; ARGV[8..7+m] their starts.
 -- Reply: { OK, complete (0 when a catch-up budget ran out: call again), then per job: member, record, score }, or
 --   { NEED_SLOTS, slot starts... }.
 --   Delayed jobs wait in near (due after now) and in slot lists, which are in insertion order: a slot list is read
@@ -67,9 +67,9 @@ local function zpage(key, lo, hi, out)
   return out
 end
 
--- Delayed jobs in slot lists (all due after now once the catch-up ran; a list holds jobs due within two widths
--- from its start, place.lua: one, so two is a safe bound), from the first list that may hold a job after the cursor until the jobs found due
--- before the next list's start fill the page. Adds them to out.
+-- Delayed jobs in slot lists (all due after now once the catch-up ran; a list holds jobs due within one width
+-- from its start, place.lua, so two widths back is a safe bound), from the first list that may hold a job after
+-- the cursor until the jobs found due before the next list's start fill the page. Adds them to out.
 local function slot_jobs(out)
   local from = -math.huge
   if after ~= nil then from = after - 2 * width end

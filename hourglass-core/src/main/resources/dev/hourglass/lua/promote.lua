@@ -50,7 +50,7 @@ if idle(now) then return { OK, 1, 0, 0, M_DUE, now, lock_until or 0, M_DUE } end
 if not take_lock(now) then return { OK, 0, 0, 0, -1, now, lock_until, M_DUE or NOTHING_DUE } end
 local first_slot = head_score(K_SLOTS, '-inf')
 local dead_at = retention_at()
-if M_RETENTION ~= retention or (M_CU and M_CU <= now) or (first_slot and first_slot - lookahead <= now)
+if M_RETENTION ~= retention or (M_CU and M_CU <= now) or (first_slot and first_slot < now + lookahead)
     or (dead_at and dead_at <= now)
     or (dead_count > 0 and redis.call('ZCARD', K_DEAD) > dead_count) then
   return { CATCH_UP }

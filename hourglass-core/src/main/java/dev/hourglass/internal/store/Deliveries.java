@@ -1,5 +1,6 @@
 package dev.hourglass.internal.store;
 
+import dev.hourglass.HourglassException;
 import dev.hourglass.internal.store.Replies.Claimed;
 import dev.hourglass.internal.store.Replies.ClaimedJob;
 import dev.hourglass.internal.store.Replies.Extended;
@@ -53,7 +54,7 @@ public final class Deliveries {
               if (Reply.status(reply) == Status.CATCH_UP) {
                 if (round >= MAX_CATCH_UP_ROUNDS) {
                   return CompletableFuture.failedFuture(
-                      new IllegalStateException(p + " kept asking for its clock work"));
+                      new HourglassException(p + " kept asking for its clock work"));
                 }
                 return catchUp(p).thenCompose(v -> claim(p, max, visibilityMs, token, round + 1));
               }
@@ -62,7 +63,7 @@ public final class Deliveries {
                 records.add(Reply.bytes(reply.get(i)));
               }
               return payloads
-                  .ready(p, records)
+                  .ready(p, records, true)
                   .thenApply(v -> claimed(p, reply, records, visibilityMs, token));
             });
   }
@@ -108,7 +109,7 @@ public final class Deliveries {
   private Claimed claimed(
       Partition p, List<Object> reply, List<byte[]> records, long visibilityMs, String token) {
     long now = Reply.num(reply.get(1));
-    serverClock.observe(now);
+    serverClock.observe(p, now);
     List<ClaimedJob> jobs = new ArrayList<>(records.size());
     for (int i = 2, r = 0; i + 1 < reply.size(); i += 2, r++) {
       RecordCodec.Decoded record = payloads.decode(p, records.get(r));
@@ -316,7 +317,7 @@ public final class Deliveries {
             reply -> {
               if (Reply.status(reply) != Status.CATCH_UP) {
                 long now = Reply.num(reply.get(5));
-                serverClock.observe(now);
+                serverClock.observe(p, now);
                 return CompletableFuture.completedFuture(
                     new Promoted(
                         Reply.num(reply.get(1)) == 1,

@@ -1,5 +1,6 @@
 package dev.hourglass.internal.store;
 
+import dev.hourglass.HourglassException;
 import dev.hourglass.internal.store.Replies.Enqueued;
 import dev.hourglass.internal.store.Store.NewJob;
 import java.util.ArrayList;
@@ -30,8 +31,8 @@ final class EnqueueCalls {
   static final long CLOCK_TOLERANCE_MS = 30_000;
 
   /**
-   * Times one call is sent again, written from the server's time after a skewed estimate or with
-   * the dictionary the partition lacked, before it fails.
+   * Times one call is sent at most, the first included: again written from the server's time after
+   * a skewed estimate, or with the dictionary the partition lacked.
    */
   private static final int MAX_ROUNDS = 3;
 
@@ -78,7 +79,7 @@ final class EnqueueCalls {
 
   private CompletableFuture<List<Enqueued>> send(
       Partition p, long slotWidthMs, List<NewJob> jobs, int replicas, boolean fresh, int round) {
-    Written w = write(jobs);
+    Written w = write(clock.forPartition(p), jobs);
     Store.Call call = fresh ? freshCall(p, slotWidthMs, w) : givenCall(p, slotWidthMs, w);
     ZstdDictionary dictionary = dictionaryOf(jobs);
     if (dictionary == null) {
@@ -94,18 +95,18 @@ final class EnqueueCalls {
               Status status = Reply.status(reply);
               if (status == Status.CLOCK_SKEW || status == Status.NEED_DICTIONARY) {
                 if (status == Status.CLOCK_SKEW) {
-                  clock.reset(now);
+                  clock.forPartition(p).reset(now);
                 } else {
                   payloads.uninstalled(p, dictionary); // sent with the call again
                 }
                 if (round + 1 >= MAX_ROUNDS) {
                   return CompletableFuture.failedFuture(
-                      new IllegalStateException(
+                      new HourglassException(
                           status + " in " + MAX_ROUNDS + " enqueues in a row on " + p));
                 }
                 return send(p, slotWidthMs, jobs, replicas, fresh, round + 1);
               }
-              clock.observe(now);
+              clock.observe(p, now);
               if (dictionary != null) {
                 payloads.installed(p, dictionary);
               }
@@ -145,7 +146,7 @@ final class EnqueueCalls {
     }
   }
 
-  private Written write(List<NewJob> jobs) {
+  private static Written write(ServerClock clock, List<NewJob> jobs) {
     long estimate = clock.nowMs();
     long[] due = new long[jobs.size()];
     byte[][] records = new byte[jobs.size()][];

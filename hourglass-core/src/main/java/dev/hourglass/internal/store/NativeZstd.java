@@ -7,15 +7,24 @@ import com.github.luben.zstd.ZstdDictDecompress;
 import com.github.luben.zstd.ZstdDictTrainer;
 import com.github.luben.zstd.ZstdException;
 import com.github.luben.zstd.util.Native;
+import java.io.Closeable;
+import java.io.IOException;
+import java.lang.ref.Cleaner;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * zstd through zstd-jni's native library. Contexts are pooled, per dictionary and one pool without:
  * making one costs more than compressing a small payload, and a context serves one thread at a
- * time.
+ * time. A pool keeps at most {@link #POOLED} contexts of each kind and closes the rest; a
+ * dictionary's pools are closed when the dictionary is no longer reachable (zstd-jni's contexts
+ * hold native memory that nothing else frees).
  */
 final class NativeZstd extends Zstd {
+  private static final int POOLED = 2 * Runtime.getRuntime().availableProcessors();
+  private static final Cleaner CLEANER = Cleaner.create();
+
   /**
    * zstd's level 1: with a dictionary as small as with level 3 on the payloads measured (docs:
    * BENCHMARKS.md, "Compression"), and faster.
@@ -45,21 +54,21 @@ final class NativeZstd extends Zstd {
   @Override
   byte[] compress(byte[] src, ZstdDictionary dictionary) {
     Prepared p = prepared(dictionary);
-    ZstdCompressCtx ctx = p.compressors.poll();
+    ZstdCompressCtx ctx = p.compressors.take();
     if (ctx == null) {
       ctx = p.newCompressor();
     }
     try {
       return ctx.compress(src);
     } finally {
-      p.compressors.offer(ctx);
+      p.compressors.give(ctx);
     }
   }
 
   @Override
   byte[] decompress(byte[] frame, int contentSize, ZstdDictionary dictionary) {
     Prepared p = prepared(dictionary);
-    ZstdDecompressCtx ctx = p.decompressors.poll();
+    ZstdDecompressCtx ctx = p.decompressors.take();
     if (ctx == null) {
       ctx = p.newDecompressor();
     }
@@ -68,7 +77,7 @@ final class NativeZstd extends Zstd {
     } catch (ZstdException e) {
       throw new IllegalArgumentException(e.getMessage(), e);
     } finally {
-      p.decompressors.offer(ctx);
+      p.decompressors.give(ctx);
     }
   }
 
@@ -96,24 +105,70 @@ final class NativeZstd extends Zstd {
       synchronized (d) {
         p = d.prepared;
         if (p == null) {
-          p = new Prepared(new ZstdDictCompress(d.bytes, LEVEL), new ZstdDictDecompress(d.bytes));
-          d.prepared = p;
+          Prepared made =
+              new Prepared(new ZstdDictCompress(d.bytes, LEVEL), new ZstdDictDecompress(d.bytes));
+          CLEANER.register(d, made::close);
+          d.prepared = p = made;
         }
       }
     }
     return (Prepared) p;
   }
 
+  /** Contexts of one kind waiting for a thread: at most {@link #POOLED}, the rest closed. */
+  private static final class Pool<C extends Closeable> {
+    private final ConcurrentLinkedQueue<C> idle = new ConcurrentLinkedQueue<>();
+    private final AtomicInteger size = new AtomicInteger();
+
+    /** An idle context, or null. */
+    C take() {
+      C c = idle.poll();
+      if (c != null) {
+        size.decrementAndGet();
+      }
+      return c;
+    }
+
+    void give(C c) {
+      if (size.incrementAndGet() <= POOLED) {
+        idle.offer(c);
+      } else {
+        size.decrementAndGet();
+        closeQuietly(c);
+      }
+    }
+
+    void close() {
+      for (C c = take(); c != null; c = take()) {
+        closeQuietly(c);
+      }
+    }
+
+    private static void closeQuietly(Closeable c) {
+      try {
+        c.close();
+      } catch (IOException | RuntimeException e) {
+        // zstd-jni's close frees native memory and throws nothing checked in practice
+      }
+    }
+  }
+
   /** A dictionary as zstd uses it (none: both null), and its pooled contexts. */
   private static final class Prepared {
     final ZstdDictCompress forCompress;
     final ZstdDictDecompress forDecompress;
-    final ConcurrentLinkedQueue<ZstdCompressCtx> compressors = new ConcurrentLinkedQueue<>();
-    final ConcurrentLinkedQueue<ZstdDecompressCtx> decompressors = new ConcurrentLinkedQueue<>();
+    final Pool<ZstdCompressCtx> compressors = new Pool<>();
+    final Pool<ZstdDecompressCtx> decompressors = new Pool<>();
 
     Prepared(ZstdDictCompress forCompress, ZstdDictDecompress forDecompress) {
       this.forCompress = forCompress;
       this.forDecompress = forDecompress;
+    }
+
+    /** Closes the pooled contexts (the dictionary is unreachable: none is in use). */
+    void close() {
+      compressors.close();
+      decompressors.close();
     }
 
     ZstdCompressCtx newCompressor() {

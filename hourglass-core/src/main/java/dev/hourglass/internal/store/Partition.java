@@ -32,6 +32,11 @@ public final class Partition {
     }
   }
 
+  /** The start every key of this partition shares: the prefix, its hash tag and a colon. */
+  String base() {
+    return base;
+  }
+
   public int index() {
     return index;
   }

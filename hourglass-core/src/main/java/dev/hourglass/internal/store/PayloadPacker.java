@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -86,7 +87,11 @@ public final class PayloadPacker {
           learning = Learning.TRAINING;
           List<byte[]> taken = List.copyOf(samples);
           samples.clear();
-          background.execute(() -> train(taken, first));
+          try {
+            background.execute(() -> train(taken, first));
+          } catch (RejectedExecutionException closing) {
+            learning = Learning.DONE; // the client is closing
+          }
         }
       }
       default -> {} // looking up, training: payloads go without a dictionary meanwhile
@@ -105,6 +110,17 @@ public final class PayloadPacker {
   }
 
   private void train(List<byte[]> taken, Partition first) {
+    try {
+      trainAndPublish(taken, first);
+    } catch (RuntimeException e) {
+      log.warn("queue {}: training a zstd dictionary failed; sampling again", queue, e);
+      synchronized (this) {
+        learning = Learning.SAMPLING;
+      }
+    }
+  }
+
+  private void trainAndPublish(List<byte[]> taken, Partition first) {
     int total = 0;
     for (byte[] s : taken) {
       total += s.length;
@@ -127,6 +143,8 @@ public final class PayloadPacker {
             (d, e) -> {
               synchronized (this) {
                 if (e != null) {
+                  log.warn(
+                      "queue {}: publishing its zstd dictionary failed; sampling again", queue, e);
                   learning = Learning.SAMPLING; // published on the next round of samples
                 } else {
                   dictionary = d;

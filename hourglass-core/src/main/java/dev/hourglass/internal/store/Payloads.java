@@ -33,6 +33,9 @@ public final class Payloads {
   /** Partitions this client wrote a dictionary to (meta key and id), or saw holding it. */
   private final Set<String> installed = ConcurrentHashMap.newKeySet();
 
+  /** Why the last read of dictionaries failed, for the reason of a payload left unopened. */
+  private volatile String readFailure;
+
   Payloads(ScriptRunner runner, Zstd zstd) {
     this.runner = runner;
     this.zstd = zstd;
@@ -48,8 +51,14 @@ public final class Payloads {
    * Completes once the dictionaries that the compressed payloads among {@code records} (of
    * partition {@code p}; null entries skipped) name are at hand, read from the partition if need
    * be: then {@link #decode} opens them without blocking. Completes at once when none is missing.
+   * Never fails: when the read fails, decode reports those payloads unreadable with the reason.
    */
   public CompletableFuture<Void> ready(Partition p, List<byte[]> records) {
+    return ready(p, records, false);
+  }
+
+  /** {@link #ready(Partition, List)}, reading on the delivery connection when {@code delivery}. */
+  CompletableFuture<Void> ready(Partition p, List<byte[]> records, boolean delivery) {
     if (!zstd.dictionaries()) {
       return READY; // a frame that names one is reported unreadable
     }
@@ -73,7 +82,7 @@ public final class Payloads {
         }
       }
     }
-    return missing == null ? READY : read(p, missing);
+    return missing == null ? READY : read(p, missing, delivery);
   }
 
   /** {@link #ready} for one record. */
@@ -81,14 +90,27 @@ public final class Payloads {
     return ready(p, Arrays.asList(record));
   }
 
-  private CompletableFuture<Void> read(Partition p, List<Long> ids) {
+  /** {@link #fetch}, never failing: a failure is kept for the reason {@link #decode} gives. */
+  private CompletableFuture<Void> read(Partition p, List<Long> ids, boolean delivery) {
+    return fetch(p, ids, delivery)
+        .handle(
+            (v, failure) -> {
+              if (failure != null) {
+                readFailure = failure.toString();
+              }
+              return null;
+            });
+  }
+
+  /** Reads dictionaries {@code ids} from partition {@code p}'s meta and remembers those found. */
+  private CompletableFuture<Void> fetch(Partition p, List<Long> ids, boolean delivery) {
     byte[][] fields = new byte[ids.size()][];
     for (int i = 0; i < fields.length; i++) {
       fields[i] = bytes(ZstdDictionary.field(ids.get(i)));
     }
     return runner
         .<List<io.lettuce.core.KeyValue<byte[], byte[]>>>command(
-            false, c -> c.hmget(bytes(p.meta()), fields))
+            delivery, c -> c.hmget(bytes(p.meta()), fields))
         .thenAccept(
             values -> {
               for (var v : values) {
@@ -125,7 +147,13 @@ public final class Payloads {
         if (dictionary == null) {
           return d.withPayload(
               d.payload(),
-              "the payload's zstd dictionary " + f.dictionaryId() + " is not in " + p.meta());
+              "the payload's zstd dictionary "
+                  + f.dictionaryId()
+                  + " is not in "
+                  + p.meta()
+                  + (readFailure == null
+                      ? ""
+                      : " (the last read of dictionaries failed: " + readFailure + ")"));
         }
       }
       return d.withPayload(zstd.decompress(d.payload(), f.contentSize(), dictionary), null);
@@ -171,7 +199,7 @@ public final class Payloads {
                 return CompletableFuture.completedFuture(null);
               }
               long n = Long.parseLong(new String(id, StandardCharsets.US_ASCII));
-              return read(first, List.of(n))
+              return fetch(first, List.of(n), false)
                   .thenApply(
                       v -> {
                         ZstdDictionary d = known.get(key(first, n));

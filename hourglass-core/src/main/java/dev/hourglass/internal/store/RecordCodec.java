@@ -14,8 +14,9 @@ import java.util.List;
  * The binary job record stored in a pool hash, shared with includes/record.lua: a fixed
  * little-endian header {@code <i6i6i6BHHI4} (due, created, expireAt, flags, attempts, maxAttempts,
  * visibilityMs), the backoff (length byte + bytes), the last error (2-byte length + UTF-8), then
- * the payload to the end. The client sends a new job's record whole, or from its flags on ({@link
- * #writeTail}), and then enqueue.lua puts the three times, which need the server's clock, in front.
+ * the payload to the end. The client writes a new job's record whole ({@link #writeTimes} then
+ * {@link #writeTail}), its times from its estimate of the server's clock, which the enqueue scripts
+ * check; scripts rewrite a record only to change its due time, attempts or last error.
  */
 public final class RecordCodec {
   static final int HEADER_BYTES = 6 + 6 + 6 + 1 + 2 + 2 + 4;
@@ -71,16 +72,15 @@ public final class RecordCodec {
     }
   }
 
-  /** Bytes of a new job's record from its flags on ({@link #writeTail}). */
+  /** Bytes of a new job's record after its three times ({@link #writeTail}). */
   static int tailBytes(byte[] backoff, byte[] payload) {
     return 1 + 2 + 2 + 4 + 1 + backoff.length + 2 + payload.length;
   }
 
   /**
-   * Writes a new job's record from its flags on: flags, attempts (0), maxAttempts, visibilityMs,
-   * its own backoff ({@link #encodeBackoff}; empty for the queue's default), an empty last error,
-   * the payload. enqueue.lua puts the three times in front of it, or takes a whole record ({@link
-   * #writeTimes} then this).
+   * Writes the rest of a new job's record after its three times ({@link #writeTimes}): flags,
+   * attempts (0), maxAttempts, visibilityMs, its own backoff ({@link #encodeBackoff}; empty for the
+   * queue's default), an empty last error, the payload.
    */
   static void writeTail(
       Blob b, int flags, int maxAttempts, long visMs, byte[] backoff, byte[] payload) {

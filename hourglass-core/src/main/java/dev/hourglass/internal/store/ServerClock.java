@@ -1,5 +1,7 @@
 package dev.hourglass.internal.store;
 
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
 
 /**
@@ -15,11 +17,18 @@ import java.util.function.LongSupplier;
  * estimate costs memory, never correctness), and the times of records the client writes whole
  * ({@link #nowMs}): their created time, the due time of a delay, the expiry of a ttl; the scripts
  * refuse them when the estimate was ahead of the server's clock or stale.
+ *
+ * <p>The clocks of a cluster's masters differ, so the estimate a record is written with is its
+ * partition's ({@link #forPartition}), which only that partition's answers move; the client's own
+ * estimate, which every answer moves, serves where being late by a skew does no harm (when to look
+ * at a lease, a promoter's next pass).
  */
 public final class ServerClock {
   private static final long MS = 1_000_000;
 
   private final LongSupplier monotonicNanos;
+  private final ServerClock fallback; // until a server time is seen; null: this host's wall clock
+  private final Map<String, ServerClock> partitions = new ConcurrentHashMap<>();
   private long serverMinusMonotonic; // ns, guarded by this
   private volatile boolean known;
 
@@ -30,7 +39,26 @@ public final class ServerClock {
 
   /** An estimate carried forward by the given monotonic nanoseconds (tests). */
   public ServerClock(LongSupplier monotonicNanos) {
+    this(monotonicNanos, null);
+  }
+
+  private ServerClock(LongSupplier monotonicNanos, ServerClock fallback) {
     this.monotonicNanos = monotonicNanos;
+    this.fallback = fallback;
+  }
+
+  /**
+   * The estimate of the clock of the server holding partition {@code p}: moved by that partition's
+   * answers ({@link #observe(Partition, long)}), this estimate's until it has seen one.
+   */
+  ServerClock forPartition(Partition p) {
+    return partitions.computeIfAbsent(p.base(), k -> new ServerClock(monotonicNanos, this));
+  }
+
+  /** Records a server time partition {@code p}'s server answered with: its estimate and this. */
+  void observe(Partition p, long serverNowMs) {
+    forPartition(p).observe(serverNowMs);
+    observe(serverNowMs);
   }
 
   /** Records a server time Redis answered with. */
@@ -51,17 +79,13 @@ public final class ServerClock {
   }
 
   /**
-   * Whether a server time has been seen: until then {@link #nowMs} is this host's wall clock, which
-   * scripts check like any estimate.
+   * The estimated server time now, in epoch ms: never after the server's clock. Until a server time
+   * is seen, the client's estimate (for a partition's) or this host's wall clock, which scripts
+   * check like any estimate.
    */
-  public boolean known() {
-    return known;
-  }
-
-  /** The estimated server time now, in epoch ms: never after the server's clock. */
   public long nowMs() {
     if (!known) {
-      return System.currentTimeMillis();
+      return fallback != null ? fallback.nowMs() : System.currentTimeMillis();
     }
     long t = monotonicNanos.getAsLong();
     synchronized (this) {

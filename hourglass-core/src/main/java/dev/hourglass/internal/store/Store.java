@@ -20,9 +20,10 @@ import java.util.concurrent.Executor;
  * and decodes its reply into a record of {@link Replies}. Callers never index into a reply. Every
  * future fails with a typed {@link dev.hourglass.HourglassException} ({@link Failures}).
  *
- * <p>Scripts that catch up with the clock (claim, stats, list, promote) and those that take slot
- * lists (due counts, drop) may ask for slot lists their caller did not declare ({@link
- * Status#NEED_SLOTS}); they are called again with them declared.
+ * <p>Scripts that catch up with the clock themselves (stats, list) and those that take slot lists
+ * (due counts, drop) may ask for slot lists their caller did not declare ({@link
+ * Status#NEED_SLOTS}); they are called again with them declared. Claim and promote leave the clock
+ * work to clock.lua ({@link Deliveries}).
  */
 public final class Store {
   private final ScriptRunner runner;

@@ -3,10 +3,11 @@
 --- @include "jobs"
 --- @include "place"
 -- catch_up: the work the server clock alone makes due. Jobs past their ttl leave, lapsed leases come back (or go
--- dead when their attempts are spent), and slot lists that start before a given time load into near. Claim and
--- stats run it first whenever meta.cu says some is due, and every promoter pass runs it, loading slots a
--- lookahead ahead; so a job's state, the counts and claims follow the server clock whether or not any promoter has
--- run. Whichever script gets there first does the work; doing it twice changes nothing.
+-- dead when their attempts are spent), and slot lists that start before a given time load into near. Stats and
+-- list run it first whenever meta.cu says some is due; claim and promote answer CATCH_UP instead, and their caller
+-- runs clock.lua (a promoter's loading slots a lookahead ahead); so a job's state, the counts and claims follow the
+-- server clock whether or not any promoter has run. Whichever script gets there first does the work; doing it twice
+-- changes nothing.
 --
 -- A script may only load slot lists declared in its KEYS: the caller passes their count m in one ARGV, their
 -- starts in the m ARGV after it, and their keys at a KEYS position the script names (see declared_slots). When the

@@ -3,18 +3,18 @@
 --
 -- Every partition script receives the same ten leading KEYS, all carrying the partition's hash tag {queue.p}:
 --   KEYS[1] meta     HASH  pools (the pool count S, written when the partition is created: every script refuses a
---                          caller that assumes another); wm (watermark ms: a job due before it waits in near, one
---                          due at or after it in a slot list); due (the promoter has no work before this time);
---                          cu (clock work, i.e. a ttl, a lease deadline or a slot start, falls due at this time:
---                          see catch_up.lua); po, pu (promoter lock owner, and when its lock lapses); ret (the
---                          dead-letter retention the last full promoter pass applied); sig (due jobs in near up
---                          to this time were announced with wake tokens); paused (present while the queue is
---                          paused: claims lease nothing); archive (present while finished jobs are recorded in
---                          the outbox: the most records it may hold); obd (records dropped from the outbox past
+--                          caller that assumes another); wm (watermark ms: a job due before it waits in near; one due
+--                          at or after it in a slot list, or in near when placed there); due (the promoter has no
+--                          work before this time); cu (clock work, i.e. a ttl, a lease deadline or a slot start,
+--                          falls due at this time: see catch_up.lua); po, pu (promoter lock owner, and when its lock
+--                          lapses); ret (the dead-letter retention the last full promoter pass applied); sig (due
+--                          jobs in near up to this time were announced with wake tokens); paused (present while the
+--                          queue is paused: claims lease nothing); archive (present while finished jobs are recorded
+--                          in the outbox: the most records it may hold); obd (records dropped from the outbox past
 --                          that bound)
---   KEYS[2] near     ZSET  member -> due ms: every job due before the watermark that is neither leased nor dead (and
---                          a few due later, see catch_up.lua). The ones due by the server clock are ready; claim
---                          takes them oldest due first
+--   KEYS[2] near     ZSET  member -> due ms: every job neither leased nor dead nor in a slot list (those due before
+--                          the watermark, those an enqueue placed here, those whose slot list it could not write).
+--                          The ones due by the server clock are ready; claim takes them oldest due first
 --   KEYS[3] slots    ZSET  slot start -> slot start: the index of non-empty slot lists (hg:{q.p}:slot:<start>,
 --                          LISTs of the members of far-future jobs)
 --   KEYS[4] inflight ZSET  member -> lease deadline ms; and KEEPER -> -1 once a claim has leased a job (see KEEPER)

@@ -2,10 +2,9 @@
 -- struct '<i6i6i6BHHI4' (27 bytes) = due, created, expireAt (0 none), flags (bit 0: the payload is compressed),
 -- attempts (finished attempts), maxAttempts, visibilityMs; then the backoff (B length + bytes; length 0 = the
 -- queue's default), the last error (H length + UTF-8 bytes), then the payload bytes to the end. The client writes
--- everything from flags on; enqueue.lua puts the three times, which need the server's clock, in front.
+-- a new record whole, its times from its estimate of the server's clock (which the enqueue scripts check); scripts
+-- rewrite a record only to change its due time, attempts or last error.
 local HEADER = '<i6i6i6BHHI4'
-local RECORD_TIMES = '<i6i6i6' -- the three times, which the record from flags on follows
-local ATTEMPTS_AT = 20 -- 1-based position of the attempts field
 
 local function decode(rec)
   local due, created, expire, flags, attempts, max_attempts, vis, pos = struct.unpack(HEADER, rec)

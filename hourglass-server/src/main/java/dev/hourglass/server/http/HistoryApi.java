@@ -97,7 +97,7 @@ final class HistoryApi {
     } else {
       o.putNull("lastError");
     }
-    JsonOut.putPayload(o, "payload", r.payload().bytes());
+    JsonOut.putPayload(o, "payload", r.payload());
     return o;
   }
 }

@@ -121,7 +121,7 @@ public final class JobJson {
     o.put("runAt", j.runAt().toEpochMilli());
     o.put("attempts", j.attempts()).put("maxAttempts", j.maxAttempts());
     o.put("createdAt", j.createdAt().toEpochMilli());
-    JsonOut.putPayload(o, "payload", j.payload().bytes());
+    JsonOut.putPayload(o, "payload", j.payload());
     j.lastError().ifPresent(e -> o.put("lastError", e));
     j.leaseUntil().ifPresent(t -> o.put("leaseUntil", t.toEpochMilli()));
     j.diedAt().ifPresent(t -> o.put("diedAt", t.toEpochMilli()));
@@ -134,7 +134,7 @@ public final class JobJson {
   public static ObjectNode delivery(Delivery<byte[]> d) {
     ObjectNode o = JsonOut.object();
     o.put("id", d.id());
-    JsonOut.putPayload(o, "payload", d.payload().bytes());
+    JsonOut.putPayload(o, "payload", d.payload());
     o.put("attempt", d.attempt()).put("receipt", d.receipt());
     o.put("leaseUntil", d.leaseUntil().toEpochMilli());
     o.put("queue", d.queue()).put("maxAttempts", d.maxAttempts());

@@ -38,6 +38,19 @@ public final class JsonOut {
    * (every payload that came through the API does), else as a JSON string of their UTF-8 text (a
    * job enqueued by a Java client with non-JSON bytes).
    */
+  /**
+   * A job's payload ({@link #putPayload(ObjectNode, String, byte[])}); one this process cannot open
+   * (compressed with what it lacks) as the text of {@link dev.hourglass.Payload#asString}, which
+   * says why.
+   */
+  public static void putPayload(ObjectNode o, String field, dev.hourglass.Payload<?> payload) {
+    if (payload.readable()) {
+      putPayload(o, field, payload.bytes());
+    } else {
+      o.put(field, payload.asString());
+    }
+  }
+
   public static void putPayload(ObjectNode o, String field, byte[] payload) {
     String text = new String(payload, StandardCharsets.UTF_8);
     if (isOneJsonValue(payload)) {
