@@ -19,12 +19,14 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * {@code hourglass-bench/run cluster}: one queue on a three-master embedded Redis Cluster, at P = 3
  * partitions and at P = 1, on the same cluster. Each run enqueues {@code --jobs} jobs due over
- * {@code [0, --max-delay-ms)} and delivers them through one Worker with the library's defaults; it
- * reports jobs/s and each master's Redis CPU time (INFO cpu, user + system) per job, and the RATIO
- * line the busiest master's CPU per job at P = 3 over that at P = 1. This machine's cores are
- * shared by the three masters and the client, so throughput cannot show the spread; CPU per job on
- * the busiest master does. Hourglass alone: Redisson's RDelayedQueue keeps a queue in one hash
- * slot, so it cannot span nodes.
+ * {@code [0, --max-delay-ms)} (ids made by the library, as by default) and delivers them through
+ * one Worker with the library's defaults; it reports jobs/s and each master's Redis CPU time (INFO
+ * cpu, user + system) per job, and the RATIO line the busiest master's CPU per job at P = 3 over
+ * that at P = 1 and the busiest master's share of the masters' CPU at P = 3, each the median of the
+ * rounds (a round runs P = 3 then P = 1), every round's beside it. This machine's cores are shared
+ * by the three masters and the client, so throughput cannot show the spread; CPU per job on the
+ * busiest master does. Hourglass alone: Redisson's RDelayedQueue keeps a queue in one hash slot, so
+ * it cannot span nodes.
  *
  * <p>{@code --colocate} first moves the slots of the P = 3 partitions onto one master: the P = 3
  * runs then cost that one master what partitioning itself costs, with no other Redis server busy on
@@ -40,7 +42,7 @@ final class ClusterBench {
   public static void main(String[] args) throws Exception {
     int jobs = 50_000;
     int maxDelayMs = 2000;
-    int rounds = 3;
+    int rounds = 5;
     boolean colocate = false;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
@@ -73,27 +75,34 @@ final class ClusterBench {
         colocate(cluster);
       }
       run(cluster, 3, Math.max(1000, jobs / 5), maxDelayMs); // warm-up (JIT), unreported
-      double[] busiest = new double[2];
+      double[] ratios = new double[rounds];
+      double[] shares = new double[rounds];
       for (int round = 1; round <= rounds; round++) {
-        for (int k = 0; k < 2; k++) {
-          int partitions = k == 0 ? 3 : 1;
-          Run r = run(cluster, partitions, jobs, maxDelayMs);
-          busiest[k] += r.busiestUsPerJob() / rounds;
-          System.out.println(r.result(round));
-          System.out.flush();
-        }
+        Run p3 = run(cluster, 3, jobs, maxDelayMs);
+        System.out.println(p3.result(round));
+        Run p1 = run(cluster, 1, jobs, maxDelayMs);
+        System.out.println(p1.result(round));
+        System.out.flush();
+        ratios[round - 1] = p3.busiestUsPerJob() / p1.busiestUsPerJob();
+        shares[round - 1] = p3.busiestShare();
       }
       if (colocate) {
         System.out.printf(
             Locale.ROOT,
-            "COLOCATED workload=cluster master_cpu_per_job_p3_on_one_master_over_p1=%.2f%n",
-            busiest[0] / busiest[1]);
+            "COLOCATED workload=cluster master_cpu_per_job_p3_on_one_master_over_p1=%.2f"
+                + " rounds=%s target=1.10%n",
+            median(ratios),
+            each(ratios));
       } else {
         System.out.printf(
             Locale.ROOT,
-            "RATIO workload=cluster busiest_master_cpu_per_job_p3_over_p1=%.2f target=0.4"
+            "RATIO workload=cluster busiest_master_cpu_per_job_p3_over_p1=%.2f rounds=%s"
+                + " busiest_master_share_p3=%.2f share_rounds=%s target_share=0.40"
                 + " note=needs_both_systems%n",
-            busiest[0] / busiest[1]);
+            median(ratios),
+            each(ratios),
+            median(shares),
+            each(shares));
       }
     }
     System.out.flush();
@@ -118,6 +127,15 @@ final class ClusterBench {
         max = Math.max(max, us);
       }
       return max;
+    }
+
+    /** The busiest master's share of the masters' Redis CPU in this run. */
+    double busiestShare() {
+      double sum = 0;
+      for (double us : usPerJob) {
+        sum += us;
+      }
+      return busiestUsPerJob() / sum;
     }
 
     String result(int round) {
@@ -156,8 +174,7 @@ final class ClusterBench {
           List<JobSpec> batch = new ArrayList<>();
           for (int i = from; i < Math.min(jobs, from + BATCH); i++) {
             long delay = (long) i * maxDelayMs / jobs;
-            batch.add(
-                JobSpec.builder().id("j" + i).payload("x").delay(Duration.ofMillis(delay)).build());
+            batch.add(JobSpec.builder().payload("x").delay(Duration.ofMillis(delay)).build());
           }
           batches.add(q.enqueueAllAsync(batch));
           if (batches.size() >= 4) {
@@ -214,6 +231,21 @@ final class ClusterBench {
     int from = line.indexOf(name) + name.length();
     int to = line.indexOf(',', from);
     return line.substring(from, to < 0 ? line.length() : to);
+  }
+
+  private static double median(double[] values) {
+    double[] sorted = values.clone();
+    java.util.Arrays.sort(sorted);
+    int n = sorted.length;
+    return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+  }
+
+  private static String each(double[] values) {
+    StringBuilder s = new StringBuilder();
+    for (double v : values) {
+      s.append(s.length() == 0 ? "" : "/").append(String.format(Locale.ROOT, "%.2f", v));
+    }
+    return s.toString();
   }
 
   private static double[] cpu(List<RedisServer> masters) {

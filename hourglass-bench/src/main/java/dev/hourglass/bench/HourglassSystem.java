@@ -27,7 +27,12 @@ final class HourglassSystem implements SystemUnderTest {
   private final Integer prefetch; // null: the library's default
   private final Map<String, LongAdder> scriptCalls = new ConcurrentHashMap<>();
 
-  HourglassSystem(String redisUri, String queueName, Integer prefetch, Integer compressAbove) {
+  HourglassSystem(
+      String redisUri,
+      String queueName,
+      Integer prefetch,
+      Integer compressAbove,
+      Integer partitions) {
     HourglassBuilder builder =
         Hourglass.builder()
             .redisUri(redisUri)
@@ -38,6 +43,10 @@ final class HourglassSystem implements SystemUnderTest {
       builder.compressAbove(compressAbove);
     }
     this.client = builder.build();
+    if (partitions != null) {
+      client.configureQueue(
+          queueName, dev.hourglass.QueueSettings.builder().partitions(partitions).build());
+    }
     this.queue = client.queue(queueName);
     this.prefetch = prefetch;
   }

@@ -56,7 +56,8 @@ final class Options {
           "rounds",
           "redis-server",
           "payload",
-          "compress-above");
+          "compress-above",
+          "partitions");
 
   private final String workload;
   private final boolean help;
@@ -140,6 +141,7 @@ final class Options {
     intOption("concurrency", ForwarderOptions.DEFAULT_CONCURRENCY, 1, 1024);
     intOption("payload-bytes", 120, Payloads.HEADER_BYTES, 1024 * 1024);
     intOption("compress-above", 0, 0, dev.hourglass.QueueSettings.MAX_COMPRESS_ABOVE);
+    intOption("partitions", 1, 1, 1024);
     String payload = values.get("payload");
     if (payload != null && !Payloads.KINDS.contains(payload)) {
       throw new UsageException("--payload must be one of " + String.join(", ", Payloads.KINDS));
@@ -198,6 +200,11 @@ final class Options {
   /** {@code --compress-above}: the Hourglass clients' threshold, null for the library's default. */
   Integer compressAbove() {
     return values.containsKey("compress-above") ? intOrDefault("compress-above", 0) : null;
+  }
+
+  /** {@code --partitions}: the Hourglass queue's partitions, null for the library's default. */
+  Integer partitions() {
+    return values.containsKey("partitions") ? intOrDefault("partitions", 1) : null;
   }
 
   /** A delay range in ms. */

@@ -19,7 +19,8 @@ interface SystemUnderTest extends AutoCloseable {
   static SystemUnderTest open(String system, String redisUri, String queue, Options options) {
     return switch (system) {
       case "hourglass" ->
-          new HourglassSystem(redisUri, queue, options.prefetch(), options.compressAbove());
+          new HourglassSystem(
+              redisUri, queue, options.prefetch(), options.compressAbove(), options.partitions());
       case "redisson" -> new RedissonSystem(redisUri, queue);
       case "hourglass-http" -> new HttpSystem(redisUri, queue);
       case RawRedisSystem.NAME -> new RawRedisSystem(redisUri, queue);

@@ -34,12 +34,14 @@ final class Usage {
                                                         (one queue at P = 3 and at P = 1 partitions
                                                          on a three-master embedded Redis Cluster:
                                                          N jobs [50000] due over [0, D) ms [2000],
-                                                         delivered by one Worker with the library's
-                                                         defaults; per run jobs/s and each master's
-                                                         Redis CPU (INFO cpu) per job; RATIO: the
-                                                         busiest master's CPU per job at P = 3 over
-                                                         P = 1, averaged over R rounds [3] (target
-                                                         <= 0.4); Hourglass alone: RDelayedQueue
+                                                         ids made and delivered by one Worker with
+                                                         the library's defaults; per run jobs/s
+                                                         and each master's Redis CPU (INFO cpu)
+                                                         per job; RATIO, medians of R rounds [5]:
+                                                         the busiest master's CPU per job at P = 3
+                                                         over P = 1, and its share of the three
+                                                         masters' CPU at P = 3 (target <= 0.40);
+                                                         Hourglass alone: RDelayedQueue
                                                          keeps a queue in one hash slot, so it
                                                          cannot span nodes; --colocate first moves
                                                          the P = 3 partitions onto one master and
@@ -192,6 +194,7 @@ final class Usage {
                               document of about 1 KB of JSON, different per job [random]
         --compress-above B    the Hourglass clients' compressAbove: payloads of B bytes or more
                               stored compressed, 0 never [unset: the library's default, 128]
+        --partitions P        the Hourglass queue's partitions [unset: the library's default, 1]
         --min-delay-ms MS     [e2e and scale burst: 1000; memory: 3600000]
         --max-delay-ms MS     [e2e and scale burst: 3000; memory: 7200000]
         --consumers C         consumer threads [4; idle: 10 consumers]
@@ -236,7 +239,7 @@ final class Usage {
         --seconds S           idle: measuring window [30]; http-enqueue: each wrk run [20]
         --seed N              seed of the random payloads and due times [1]
         --rounds R            cost: measured runs per system, medians reported [3]; cluster: see
-                              above [3]
+                              above [5]
         --callgrind-jobs N    cost: jobs of the run under callgrind [10000]; 0: none
         --redis-server PATH   cost: the redis-server binary of both Redis servers, e.g. Debian's
                               /usr/bin/redis-server [the embedded one]
