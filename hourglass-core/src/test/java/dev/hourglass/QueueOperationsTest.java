@@ -103,7 +103,7 @@ class QueueOperationsTest extends HourglassTestBase {
     // 20 URL-safe base-64 characters, '.', and the one that names the record's pool.
     assertThat(ids)
         .doesNotHaveDuplicates()
-        .allMatch(id -> id.matches("[A-Za-z0-9_-]{17}\\.[A-Za-z0-9_-]"));
+        .allMatch(id -> id.matches("[A-Za-z0-9_-]{19}\\.[A-Za-z0-9_-]"));
   }
 
   @Test

@@ -135,7 +135,7 @@ final class ClusterBench {
       for (double us : usPerJob) {
         sum += us;
       }
-      return busiestUsPerJob() / sum;
+      return sum > 0 ? busiestUsPerJob() / sum : 0;
     }
 
     String result(int round) {

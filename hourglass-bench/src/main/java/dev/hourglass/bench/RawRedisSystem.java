@@ -198,7 +198,7 @@ final class RawRedisSystem implements SystemUnderTest {
     return io.lettuce.core.Limit.create(0, CLAIM);
   }
 
-  /** Ids as long as Hourglass's (22 characters). */
+  /** Ids as long as Hourglass's members (22 bytes: a 21-character id and its pool byte). */
   private static byte[] id(long n) {
     return bytes(String.format("raw-%018d", n));
   }

@@ -5,6 +5,7 @@ import dev.hourglass.HourglassException;
 import dev.hourglass.internal.store.BlockingConnection;
 import dev.hourglass.internal.store.Failures;
 import dev.hourglass.internal.store.Partition;
+import dev.hourglass.internal.store.ServerClock;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Semaphore;
@@ -42,6 +43,7 @@ final class ClaimLoop implements Runnable {
   private volatile boolean lastFull;
   private volatile HourglassException failure;
   private final BlockingConnection blocking;
+  private final ServerClock clock; // the partition's server: leases count against it
 
   ClaimLoop(
       HourglassClient client,
@@ -56,6 +58,7 @@ final class ClaimLoop implements Runnable {
     this.worker = worker;
     this.commandTimeout = client.redis.commandTimeout();
     this.blocking = client.store.blockingConnection(worker.options().idleWait());
+    this.clock = client.serverClock.forPartition(part);
     this.thread = new Thread(this, "hourglass-claim-" + queue.name() + "." + part.index());
     thread.setDaemon(true);
   }
@@ -135,7 +138,7 @@ final class ClaimLoop implements Runnable {
       }
       lastFull = got.size() >= slots;
       worker.release(slots - got.size());
-      got.forEach(worker::dispatch); // never blocks; a closing worker hands the jobs back
+      got.forEach(job -> worker.dispatch(job, clock)); // never blocks; a closing worker hands back
     } finally {
       claimsInFlight.release();
     }

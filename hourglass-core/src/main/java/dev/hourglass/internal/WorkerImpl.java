@@ -6,6 +6,7 @@ import dev.hourglass.PayloadDecodingException;
 import dev.hourglass.Worker;
 import dev.hourglass.WorkerOptions;
 import dev.hourglass.internal.store.Partition;
+import dev.hourglass.internal.store.ServerClock;
 import dev.hourglass.spi.PayloadCodec;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -126,9 +127,10 @@ final class WorkerImpl<T> implements Worker {
 
   /**
    * A claimed delivery enters the worker: its lease is kept from now on, and it waits for a handler
-   * thread. Never blocks (it runs on Lettuce's event loop).
+   * thread. Never blocks (it runs on Lettuce's event loop). {@code clock} is the estimate of the
+   * clock of the server that leased it (its partition's), against which its lease deadline counts.
    */
-  void dispatch(Delivery<byte[]> job) {
+  void dispatch(Delivery<byte[]> job, ServerClock clock) {
     if (!running) {
       // Closing: start nothing new, return the lease at once.
       capacity.release(1);
@@ -138,10 +140,10 @@ final class WorkerImpl<T> implements Worker {
     inFlight.incrementAndGet();
     LeaseKeeper.Kept kept =
         options.autoExtend()
-            ? leases.keep(job, job.leaseUntil().toEpochMilli() - client.serverClock.nowMs())
+            ? leases.keep(job, job.leaseUntil().toEpochMilli() - clock.nowMs())
             : null;
     try {
-      handlers.execute(new Waiting(job, kept));
+      handlers.execute(new Waiting(job, kept, clock));
     } catch (RuntimeException rejected) {
       left(kept); // the pool is shutting down: the job was never started
       settler.handBack(job);
@@ -152,15 +154,17 @@ final class WorkerImpl<T> implements Worker {
   private final class Waiting implements Runnable {
     final Delivery<byte[]> job;
     final LeaseKeeper.Kept kept;
+    final ServerClock clock;
 
-    Waiting(Delivery<byte[]> job, LeaseKeeper.Kept kept) {
+    Waiting(Delivery<byte[]> job, LeaseKeeper.Kept kept, ServerClock clock) {
       this.job = job;
       this.kept = kept;
+      this.clock = clock;
     }
 
     @Override
     public void run() {
-      handle(job, kept);
+      handle(job, kept, clock);
     }
   }
 
@@ -183,7 +187,7 @@ final class WorkerImpl<T> implements Worker {
     capacity.release(1);
   }
 
-  private void handle(Delivery<byte[]> job, LeaseKeeper.Kept kept) {
+  private void handle(Delivery<byte[]> job, LeaseKeeper.Kept kept, ServerClock clock) {
     if (!running) {
       // Closing: a job still waiting for a thread is not started; its lease goes back.
       left(kept);
@@ -191,7 +195,7 @@ final class WorkerImpl<T> implements Worker {
       return;
     }
     long leaseUntil = kept != null ? kept.leaseUntilMs : job.leaseUntil().toEpochMilli();
-    if (leaseUntil <= client.serverClock.nowMs() || (kept != null && kept.lost)) {
+    if (leaseUntil <= clock.nowMs() || (kept != null && kept.lost)) {
       // Its lease ran out (or was lost) while it waited: the job comes back by lease (or did
       // already), and running it now could run it twice.
       log.warn(

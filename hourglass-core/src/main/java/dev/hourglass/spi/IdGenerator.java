@@ -2,8 +2,8 @@ package dev.hourglass.spi;
 
 /**
  * Makes ids for jobs enqueued without one. Ids must be unique per queue among live jobs and match
- * {@code [A-Za-z0-9._:-]{1,128}}; the default makes 22-character URL-safe ids from a millisecond
- * timestamp and 80 random bits. Implementations must be thread-safe.
+ * {@code [A-Za-z0-9._:-]{1,128}}; the default makes 21-character URL-safe ids from a millisecond
+ * timestamp and 72 random bits. Implementations must be thread-safe.
  */
 @FunctionalInterface
 public interface IdGenerator {

@@ -7,17 +7,25 @@ import static dev.hourglass.server.ContractSupport.assertRawPayload;
 import static dev.hourglass.server.ContractSupport.enqueue;
 import static dev.hourglass.server.ContractSupport.j;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.hourglass.Hourglass;
+import dev.hourglass.JobSpec;
+import dev.hourglass.Queue;
 import dev.hourglass.QueueSettings;
 import dev.hourglass.internal.store.Keys;
 import dev.hourglass.testing.OrderDocuments;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
  * Compressed payloads over HTTP: the queue setting {@code compressAbove} round-trips through PUT
  * and GET and refuses what is out of range; an order document enqueued over HTTP is stored
- * compressed and comes back byte for byte from GET and from a claim.
+ * compressed and comes back byte for byte from GET and from a claim; a payload the server cannot
+ * open is never answered to a claim, and its job goes back by its backoff with the reason.
  */
 class ContractCompressionTest extends ContractTestBase {
 
@@ -52,6 +60,55 @@ class ContractCompressionTest extends ContractTestBase {
     assertRawPayload(s.get("/v1/queues/orders/jobs/o-1").body(), doc);
     String claimed = s.post("/v1/queues/orders/claim", j("{'max':1}")).body();
     assertRawPayload(claimed, doc);
+  }
+
+  @Test
+  void aPayloadTheServerCannotOpenIsNeverAnsweredButRetriedWithTheReason() {
+    // A producer with zstd-jni compresses with the queue's dictionary; a server using the pure-Java
+    // zstd (where the native library does not load) cannot open that.
+    s.close();
+    System.setProperty("hourglass.zstd", "java");
+    try {
+      s = TestServer.startQuickStop(redis.uri());
+    } finally {
+      System.clearProperty("hourglass.zstd");
+    }
+    try (Hourglass producer = Hourglass.builder().redisUri(redis.uri()).build()) {
+      Queue<byte[]> q = producer.queue("orders");
+      OrderDocuments docs = new OrderDocuments(5);
+      AtomicInteger n = new AtomicInteger();
+      await("the producer compresses with a dictionary the server cannot use")
+          .atMost(Duration.ofSeconds(60))
+          .pollInterval(Duration.ofMillis(1))
+          .until(
+              () -> {
+                String id = "later-" + n.incrementAndGet();
+                q.enqueue(
+                    JobSpec.builder()
+                        .id(id)
+                        .payload(docs.next())
+                        .delay(Duration.ofHours(1))
+                        .build());
+                return s.get("/v1/queues/orders/jobs/" + id).body().contains("[unreadable payload");
+              });
+      q.enqueue(JobSpec.builder().id("now").payload(docs.next()).build());
+      assertThat(s.get("/v1/queues/orders/jobs/now").body()).contains("[unreadable payload");
+
+      JsonNode claimed = assertJson(s.post("/v1/queues/orders/claim", j("{'max':10}")), 200);
+
+      assertThat(claimed.get("jobs")).as("no stand-in payload is answered").isEmpty();
+      await("the job goes back by its backoff with the reason")
+          .atMost(Duration.ofSeconds(30))
+          .untilAsserted(
+              () -> {
+                JsonNode job = assertJson(s.get("/v1/queues/orders/jobs/now"), 200);
+                assertThat(job.get("attempts").asInt()).isEqualTo(1);
+                assertThat(job.get("lastError").asText()).contains("needs zstd-jni");
+              });
+      assertThat(q.get("now").orElseThrow().payload().readable())
+          .as("the producer itself still reads it")
+          .isTrue();
+    }
   }
 
   private static String queueValue(com.fasterxml.jackson.databind.JsonNode queue) {

@@ -137,9 +137,9 @@ class ContractJobsTest extends ContractTestBase {
     JsonNode second = enqueue(s, "q", j("{'payload':2}"));
 
     String id = first.get("id").asText();
-    assertThat(id).matches("[A-Za-z0-9_-]{17}\\.[A-Za-z0-9_-]");
+    assertThat(id).matches("[A-Za-z0-9_-]{19}\\.[A-Za-z0-9_-]");
     assertThat(second.get("id").asText())
-        .matches("[A-Za-z0-9_-]{17}\\.[A-Za-z0-9_-]")
+        .matches("[A-Za-z0-9_-]{19}\\.[A-Za-z0-9_-]")
         .isNotEqualTo(id);
     assertThat(getJob(s, "q", id).get("payload").asInt()).isEqualTo(1);
     assertThat(stats("q").ready()).isEqualTo(2);
@@ -452,7 +452,7 @@ class ContractJobsTest extends ContractTestBase {
     assertCreated(results.get(2), "b", "delayed");
     assertThat(assertErrorEntry(results.get(3), "invalid_field")).startsWith("jobs[3]");
     assertErrorEntry(results.get(4), "duplicate_id");
-    assertThat(results.get(5).get("id").asText()).matches("[A-Za-z0-9_-]{17}\\.[A-Za-z0-9_-]");
+    assertThat(results.get(5).get("id").asText()).matches("[A-Za-z0-9_-]{19}\\.[A-Za-z0-9_-]");
     assertCreated(results.get(5), results.get(5).get("id").asText(), "ready");
     assertThat(assertErrorEntry(results.get(6), "invalid_field")).startsWith("jobs[6].payload");
 

@@ -96,6 +96,7 @@ final class EnqueueCalls {
               if (status == Status.CLOCK_SKEW || status == Status.NEED_DICTIONARY) {
                 if (status == Status.CLOCK_SKEW) {
                   clock.forPartition(p).reset(now);
+                  clock.reset(now); // the client's estimate too: it may have run ahead with it
                 } else {
                   payloads.uninstalled(p, dictionary); // sent with the call again
                 }

@@ -128,8 +128,8 @@ public final class Keys {
   private static final String POOL_CHARACTERS =
       "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 
-  /** Length of the ids the client makes ({@code RandomIds}): 17 characters, '.', the pool's. */
-  public static final int MADE_ID_LENGTH = 19;
+  /** Length of the ids the client makes ({@code RandomIds}): 19 characters, '.', the pool's. */
+  public static final int MADE_ID_LENGTH = 21;
 
   /** The character that names pool {@code pool} (below 64) at the end of an id the client made. */
   public static char poolCharacter(int pool) {
@@ -137,8 +137,8 @@ public final class Keys {
   }
 
   /**
-   * Pool of a job id among {@code pools}. An id the client made ({@code RandomIds}: 19 characters,
-   * the 18th a '.') names its pool in its last character: the client chose it for the job's due
+   * Pool of a job id among {@code pools}. An id the client made ({@code RandomIds}: 21 characters,
+   * the 20th a '.') names its pool in its last character: the client chose it for the job's due
    * time ({@link #poolForDue}), so that jobs due about together share a pool and a claim or an ack
    * touches few. Any other id: 16 bits of a mix of its hash code, pool {@code i} taking a share
    * proportional to {@code pools + i}, so the pools' sizes span a factor of two, and Redis's hash

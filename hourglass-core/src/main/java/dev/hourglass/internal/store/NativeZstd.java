@@ -10,6 +10,7 @@ import com.github.luben.zstd.util.Native;
 import java.io.Closeable;
 import java.io.IOException;
 import java.lang.ref.Cleaner;
+import java.lang.ref.Reference;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -62,6 +63,7 @@ final class NativeZstd extends Zstd {
       return ctx.compress(src);
     } finally {
       p.compressors.give(ctx);
+      Reference.reachabilityFence(dictionary); // its Cleaner closes the pools: not before this
     }
   }
 
@@ -78,6 +80,7 @@ final class NativeZstd extends Zstd {
       throw new IllegalArgumentException(e.getMessage(), e);
     } finally {
       p.decompressors.give(ctx);
+      Reference.reachabilityFence(dictionary);
     }
   }
 

@@ -113,10 +113,17 @@ public final class PayloadPacker {
     try {
       trainAndPublish(taken, first);
     } catch (RuntimeException e) {
-      log.warn("queue {}: training a zstd dictionary failed; sampling again", queue, e);
-      synchronized (this) {
-        learning = Learning.SAMPLING;
-      }
+      log.warn("queue {}: training a zstd dictionary failed", queue, e);
+      trainedNothing();
+    }
+  }
+
+  /** Training gave no dictionary: ask for more samples, up to {@link #MOST_SAMPLES}. */
+  private synchronized void trainedNothing() {
+    wanted *= 4;
+    learning = wanted > MOST_SAMPLES ? Learning.DONE : Learning.SAMPLING;
+    if (learning == Learning.DONE) {
+      log.info("queue {}: its payloads train no zstd dictionary; compressed without", queue);
     }
   }
 
@@ -128,13 +135,7 @@ public final class PayloadPacker {
     byte[] trained =
         payloads.zstd().train(taken, Math.max(1024, Math.min(MAX_DICTIONARY_BYTES, total / 8)));
     if (trained == null || Zstd.dictionaryId(trained) == 0) {
-      synchronized (this) {
-        wanted *= 4;
-        learning = wanted > MOST_SAMPLES ? Learning.DONE : Learning.SAMPLING;
-        if (learning == Learning.DONE) {
-          log.info("queue {}: its payloads train no zstd dictionary; compressed without", queue);
-        }
-      }
+      trainedNothing();
       return;
     }
     payloads

@@ -33,9 +33,6 @@ public final class Payloads {
   /** Partitions this client wrote a dictionary to (meta key and id), or saw holding it. */
   private final Set<String> installed = ConcurrentHashMap.newKeySet();
 
-  /** Why the last read of dictionaries failed, for the reason of a payload left unopened. */
-  private volatile String readFailure;
-
   Payloads(ScriptRunner runner, Zstd zstd) {
     this.runner = runner;
     this.zstd = zstd;
@@ -51,7 +48,7 @@ public final class Payloads {
    * Completes once the dictionaries that the compressed payloads among {@code records} (of
    * partition {@code p}; null entries skipped) name are at hand, read from the partition if need
    * be: then {@link #decode} opens them without blocking. Completes at once when none is missing.
-   * Never fails: when the read fails, decode reports those payloads unreadable with the reason.
+   * Fails when the read fails (a claim's jobs then come back by their lease).
    */
   public CompletableFuture<Void> ready(Partition p, List<byte[]> records) {
     return ready(p, records, false);
@@ -82,24 +79,12 @@ public final class Payloads {
         }
       }
     }
-    return missing == null ? READY : read(p, missing, delivery);
+    return missing == null ? READY : fetch(p, missing, delivery);
   }
 
   /** {@link #ready} for one record. */
   public CompletableFuture<Void> ready(Partition p, byte[] record) {
     return ready(p, Arrays.asList(record));
-  }
-
-  /** {@link #fetch}, never failing: a failure is kept for the reason {@link #decode} gives. */
-  private CompletableFuture<Void> read(Partition p, List<Long> ids, boolean delivery) {
-    return fetch(p, ids, delivery)
-        .handle(
-            (v, failure) -> {
-              if (failure != null) {
-                readFailure = failure.toString();
-              }
-              return null;
-            });
   }
 
   /** Reads dictionaries {@code ids} from partition {@code p}'s meta and remembers those found. */
@@ -147,13 +132,7 @@ public final class Payloads {
         if (dictionary == null) {
           return d.withPayload(
               d.payload(),
-              "the payload's zstd dictionary "
-                  + f.dictionaryId()
-                  + " is not in "
-                  + p.meta()
-                  + (readFailure == null
-                      ? ""
-                      : " (the last read of dictionaries failed: " + readFailure + ")"));
+              "the payload's zstd dictionary " + f.dictionaryId() + " is not in " + p.meta());
         }
       }
       return d.withPayload(zstd.decompress(d.payload(), f.contentSize(), dictionary), null);

@@ -19,9 +19,9 @@ import java.util.function.LongSupplier;
  * refuse them when the estimate was ahead of the server's clock or stale.
  *
  * <p>The clocks of a cluster's masters differ, so the estimate a record is written with is its
- * partition's ({@link #forPartition}), which only that partition's answers move; the client's own
- * estimate, which every answer moves, serves where being late by a skew does no harm (when to look
- * at a lease, a promoter's next pass).
+ * partition's ({@link #forPartition}), which only that partition's answers move, and so is the one
+ * a lease deadline counts against; the client's own estimate, which every answer moves, serves
+ * where a skew only makes a guess worse (a promoter's next pass, the slot a job will likely take).
  */
 public final class ServerClock {
   private static final long MS = 1_000_000;
@@ -51,7 +51,7 @@ public final class ServerClock {
    * The estimate of the clock of the server holding partition {@code p}: moved by that partition's
    * answers ({@link #observe(Partition, long)}), this estimate's until it has seen one.
    */
-  ServerClock forPartition(Partition p) {
+  public ServerClock forPartition(Partition p) {
     return partitions.computeIfAbsent(p.base(), k -> new ServerClock(monotonicNanos, this));
   }
 

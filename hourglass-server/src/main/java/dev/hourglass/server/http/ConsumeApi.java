@@ -78,8 +78,9 @@ final class ConsumeApi {
                   } else if (failure != null) {
                     ErrorMapper.answer(ctx, failure);
                   } else {
-                    answering.set(jobs);
-                    Http.json(ctx, 200, deliveries(queue, jobs));
+                    List<Delivery<byte[]>> readable = retryUnreadable(q, jobs);
+                    answering.set(readable);
+                    Http.json(ctx, 200, deliveries(queue, readable));
                   }
                   return null;
                 }));
@@ -117,6 +118,30 @@ final class ConsumeApi {
                 }
               });
     }
+  }
+
+  /**
+   * The deliveries whose payloads this server can open; the others (compressed with what this
+   * process lacks) are never answered with a stand-in payload: they go back by their backoff with
+   * the reason as their last error, as a Worker does with them.
+   */
+  private static List<Delivery<byte[]>> retryUnreadable(
+      Queue<byte[]> q, List<Delivery<byte[]>> jobs) {
+    List<Delivery<byte[]>> readable = new ArrayList<>(jobs.size());
+    for (Delivery<byte[]> d : jobs) {
+      if (d.payload().readable()) {
+        readable.add(d);
+      } else {
+        q.nackAsync(d, Nack.retry(d.payload().asString()))
+            .whenComplete(
+                (r, error) -> {
+                  if (error != null) {
+                    log.debug("job {} in {} comes back by its lease: {}", d.id(), q.name(), error);
+                  }
+                });
+      }
+    }
+    return readable;
   }
 
   private ObjectNode deliveries(String queue, List<Delivery<byte[]>> jobs) {
