@@ -37,8 +37,11 @@ import org.quicktheories.generators.Generate;
  *
  * <p>Values that would make a request start work outside itself are never generated valid: a {@code
  * delivery} always has an invalid {@code url} (no push worker ever starts), {@code waitMs} is at
- * most 100 when valid (no long poll outlives its request by much) and {@code partitions} at most 2
- * when valid (a claim starts one promoter thread per partition).
+ * most 100 when valid (no long poll outlives its request by much), {@code partitions} at most 2
+ * when valid (a claim starts one promoter thread per partition), and {@code ttlMs} and {@code
+ * visibilityMs} at least an hour when valid: no job expires and no lease lapses during the run, so
+ * no clock work falls due that a claim given up by its client (handed back after the answer) could
+ * do inside a later request's window.
  *
  * <p>The generators are QuickTheories {@link Gen}s built with {@link Gens}: every choice is drawn
  * from QuickTheories' randomness source, so a seed replays the same requests, and a failing request
@@ -840,7 +843,7 @@ final class FuzzRequests {
             weight(3, just("")),
             weight(1, ints(1, 1000).map(n -> ",\"maxAttempts\":" + n)),
             weight(1, backoff.map(b -> ",\"backoff\":" + b)),
-            weight(1, oneOf(",\"visibilityMs\":1000", ",\"ttlMs\":86400000")));
+            weight(1, oneOf(",\"visibilityMs\":3600000", ",\"ttlMs\":86400000")));
     Gen<String> job =
         id.zip(
             anyJson(2),
@@ -878,7 +881,7 @@ final class FuzzRequests {
                   oneOf(
                       "",
                       "\"defaults\":{\"maxAttempts\":3,\"backoff\":"
-                          + "{\"type\":\"fixed\",\"delayMs\":10},\"visibilityMs\":60000,\"ttlMs\":0},"),
+                          + "{\"type\":\"fixed\",\"delayMs\":10},\"visibilityMs\":3600000,\"ttlMs\":0},"),
                   oneOf("", "\"delivery\":{\"type\":\"pull\"},"),
                   (p, d, v) -> "{" + (p + d + v).replaceAll(",$", "") + "}");
     };
@@ -996,6 +999,17 @@ final class FuzzRequests {
               "\"10\"",
               "null",
               "1e2",
+              "99999999999999999999",
+              "true");
+      case "ttlMs", "visibilityMs" ->
+          oneOf(
+              "3600000",
+              "86400000",
+              "0",
+              "-1",
+              "1.5",
+              "\"3600000\"",
+              "null",
               "99999999999999999999",
               "true");
       case "partitions" ->
