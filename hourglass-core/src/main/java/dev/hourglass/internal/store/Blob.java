@@ -91,23 +91,6 @@ final class Blob {
     }
   }
 
-  /** UTF-8 text, raw (its length is the caller's to give). */
-  Blob utf8(String s) {
-    return raw(s.getBytes(StandardCharsets.UTF_8));
-  }
-
-  /** The position the next value goes to: a length written later may be patched there. */
-  int position() {
-    return size;
-  }
-
-  /** Overwrites a 32-bit integer written before at {@code at}. */
-  void patchU32(int at, long v) {
-    for (int i = 0; i < 4; i++) {
-      bytes[at + i] = (byte) (v >>> (8 * i));
-    }
-  }
-
   byte[] toBytes() {
     return Arrays.copyOf(bytes, size);
   }

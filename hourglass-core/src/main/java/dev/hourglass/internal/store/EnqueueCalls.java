@@ -142,9 +142,13 @@ final class EnqueueCalls {
     }
 
     long expire(int i) {
-      NewJob j = jobs.get(i);
-      return j.ttlMs() > 0 ? estimate + j.ttlMs() : 0;
+      return expireAt(jobs.get(i), estimate);
     }
+  }
+
+  /** A new job's expiry written at {@code estimate}: 0 without a ttl. */
+  private static long expireAt(NewJob j, long estimate) {
+    return j.ttlMs() > 0 ? estimate + j.ttlMs() : 0;
   }
 
   private static Written write(ServerClock clock, List<NewJob> jobs) {
@@ -154,12 +158,16 @@ final class EnqueueCalls {
     for (int i = 0; i < jobs.size(); i++) {
       NewJob j = jobs.get(i);
       due[i] = j.relative() ? estimate + j.time() : j.time();
-      byte[] backoff = RecordCodec.backoffBytes(j.backoff());
-      Blob record = new Blob(18 + RecordCodec.tailBytes(backoff, j.payload()));
-      RecordCodec.writeTimes(record, due[i], estimate, j.ttlMs() > 0 ? estimate + j.ttlMs() : 0);
-      RecordCodec.writeTail(
-          record, j.flags(), j.maxAttempts(), j.visibilityMs(), backoff, j.payload());
-      records[i] = record.bytesExact();
+      records[i] =
+          RecordCodec.write(
+              due[i],
+              estimate,
+              expireAt(j, estimate),
+              j.flags(),
+              j.maxAttempts(),
+              j.visibilityMs(),
+              RecordCodec.backoffBytes(j.backoff()),
+              j.payload());
     }
     return new Written(jobs, due, records, estimate);
   }

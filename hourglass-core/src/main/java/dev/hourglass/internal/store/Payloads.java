@@ -82,9 +82,9 @@ public final class Payloads {
     return missing == null ? READY : fetch(p, missing, delivery);
   }
 
-  /** {@link #ready} for one record. */
-  public CompletableFuture<Void> ready(Partition p, byte[] record) {
-    return ready(p, Arrays.asList(record));
+  /** One record of partition {@code p}, decoded once its dictionary is at hand ({@link #ready}). */
+  CompletableFuture<RecordCodec.Decoded> open(Partition p, byte[] record) {
+    return ready(p, Arrays.asList(record)).thenApply(v -> decode(p, record));
   }
 
   /** Reads dictionaries {@code ids} from partition {@code p}'s meta and remembers those found. */

@@ -14,9 +14,9 @@ import java.util.List;
  * The binary job record stored in a pool hash, shared with includes/record.lua: a fixed
  * little-endian header {@code <i6i6i6BHHI4} (due, created, expireAt, flags, attempts, maxAttempts,
  * visibilityMs), the backoff (length byte + bytes), the last error (2-byte length + UTF-8), then
- * the payload to the end. The client writes a new job's record whole ({@link #writeTimes} then
- * {@link #writeTail}), its times from its estimate of the server's clock, which the enqueue scripts
- * check; scripts rewrite a record only to change its due time, attempts or last error.
+ * the payload to the end. The client writes a new job's record whole ({@link #write}), its times
+ * from its estimate of the server's clock, which the enqueue scripts check; scripts rewrite a
+ * record only to change its due time, attempts or last error.
  */
 public final class RecordCodec {
   static final int HEADER_BYTES = 6 + 6 + 6 + 1 + 2 + 2 + 4;
@@ -72,25 +72,25 @@ public final class RecordCodec {
     }
   }
 
-  /** Bytes of a new job's record after its three times ({@link #writeTail}). */
-  static int tailBytes(byte[] backoff, byte[] payload) {
-    return 1 + 2 + 2 + 4 + 1 + backoff.length + 2 + payload.length;
-  }
-
   /**
-   * Writes the rest of a new job's record after its three times ({@link #writeTimes}): flags,
-   * attempts (0), maxAttempts, visibilityMs, its own backoff ({@link #encodeBackoff}; empty for the
-   * queue's default), an empty last error, the payload.
+   * A new job's record: its three times (expireAt 0: none), flags, attempts (0), maxAttempts,
+   * visibilityMs, its own backoff ({@link #encodeBackoff}; empty for the queue's default), an empty
+   * last error, the payload as stored.
    */
-  static void writeTail(
-      Blob b, int flags, int maxAttempts, long visMs, byte[] backoff, byte[] payload) {
+  static byte[] write(
+      long dueMs,
+      long createdMs,
+      long expireAtMs,
+      int flags,
+      int maxAttempts,
+      long visMs,
+      byte[] backoff,
+      byte[] payload) {
+    Blob b = new Blob(HEADER_BYTES + 1 + backoff.length + 2 + payload.length);
+    b.i48(dueMs).i48(createdMs).i48(expireAtMs);
     b.u8(flags).u16(0).u16(maxAttempts).u32(visMs);
     b.u8(backoff.length).raw(backoff).u16(0).raw(payload);
-  }
-
-  /** Writes the three times that start a record. */
-  static void writeTimes(Blob b, long dueMs, long createdMs, long expireAtMs) {
-    b.i48(dueMs).i48(createdMs).i48(expireAtMs);
+    return b.bytesExact();
   }
 
   /**
@@ -99,10 +99,7 @@ public final class RecordCodec {
    */
   public static byte[] newRecord(
       long dueMs, long createdMs, int maxAttempts, long visibilityMs, byte[] payload) {
-    Blob b = new Blob(18 + tailBytes(new byte[0], payload));
-    writeTimes(b, dueMs, createdMs, 0);
-    writeTail(b, 0, maxAttempts, visibilityMs, new byte[0], payload);
-    return b.toBytes();
+    return write(dueMs, createdMs, 0, 0, maxAttempts, visibilityMs, new byte[0], payload);
   }
 
   /** A backoff as records hold it; empty for null, the queue's default. */

@@ -172,16 +172,12 @@ public final class Store {
               if (status != Status.OK) {
                 return CompletableFuture.completedFuture(new Rescheduled(status, null, 0, null));
               }
-              byte[] rec = Reply.bytes(reply.get(3));
               return payloads
-                  .ready(p, rec)
+                  .open(p, Reply.bytes(reply.get(3)))
                   .thenApply(
-                      v ->
+                      job ->
                           new Rescheduled(
-                              status,
-                              Reply.str(reply.get(1)),
-                              Reply.num(reply.get(2)),
-                              payloads.decode(p, rec)));
+                              status, Reply.str(reply.get(1)), Reply.num(reply.get(2)), job));
             });
   }
 
@@ -200,16 +196,11 @@ public final class Store {
               if (status != Status.OK) {
                 return CompletableFuture.completedFuture(new Found(status, null, null, 0));
               }
-              byte[] rec = Reply.bytes(reply.get(1));
               return payloads
-                  .ready(p, rec)
+                  .open(p, Reply.bytes(reply.get(1)))
                   .thenApply(
-                      v ->
-                          new Found(
-                              status,
-                              payloads.decode(p, rec),
-                              Reply.str(reply.get(2)),
-                              Reply.num(reply.get(3))));
+                      job ->
+                          new Found(status, job, Reply.str(reply.get(2)), Reply.num(reply.get(3))));
             });
   }
 

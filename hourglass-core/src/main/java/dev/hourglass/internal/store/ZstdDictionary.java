@@ -16,11 +16,7 @@ public final class ZstdDictionary {
     this.bytes = bytes;
   }
 
-  /** The field of a partition's meta hash that holds it. */
-  String field() {
-    return field(id);
-  }
-
+  /** The field of a partition's meta hash that holds dictionary {@code id}. */
   static String field(long id) {
     return "z" + id;
   }
