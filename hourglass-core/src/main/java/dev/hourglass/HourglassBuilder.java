@@ -1,12 +1,12 @@
 package dev.hourglass;
 
-import dev.hourglass.internal.HourglassClient;
 import dev.hourglass.spi.IdGenerator;
 import dev.hourglass.spi.PayloadCodecFactory;
 import dev.hourglass.spi.ScriptListener;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.ServiceLoader;
 import java.util.regex.Pattern;
 
 /**
@@ -87,8 +87,9 @@ public final class HourglassBuilder {
 
   /**
    * Whether this client runs promoters in the background for the queues it consumes (default true).
-   * Turn it off for a client that only produces or inspects, or in tests that drive {@link
-   * Queue#promote()} by hand.
+   * Turn it off for a client that only produces or inspects: its claims still find every job that
+   * fell due (a claim catches up on clock work itself), and another client's promoter, or the
+   * server's, announces due jobs to blocked consumers.
    */
   public HourglassBuilder backgroundPromoter(boolean backgroundPromoter) {
     this.backgroundPromoter = backgroundPromoter;
@@ -150,6 +151,70 @@ public final class HourglassBuilder {
     return this;
   }
 
+  /**
+   * Connects a client: what {@link #build()} calls, implemented by Hourglass's own client, which
+   * registers itself with {@link ServiceLoader}; not for applications to implement.
+   */
+  public interface Connector {
+    /**
+     * A connected client with these settings.
+     *
+     * @throws RedisUnavailableException when Redis cannot be reached
+     */
+    Hourglass connect(Config config);
+  }
+
+  /**
+   * The validated settings of a client, as {@link #build()} hands them to the client
+   * implementation; read by it, not made by applications.
+   *
+   * @param replicaAckTimeout the wait for replica confirmations (see {@link #replicaAcks(int,
+   *     Duration)}), resolved from its default
+   */
+  public record Config(
+      String redisUri,
+      String prefix,
+      Duration commandTimeout,
+      Duration connectTimeout,
+      int maxPayloadBytes,
+      Clock clock,
+      IdGenerator idGenerator,
+      QueueSettings defaultQueueSettings,
+      boolean backgroundPromoter,
+      boolean promoteAllQueues,
+      ScriptListener scriptListener,
+      PayloadCodecFactory codecs,
+      int replicaAcks,
+      Duration replicaAckTimeout,
+      int compressAbove) {
+
+    /**
+     * How many replicas must confirm a write of a queue with these settings: the queue's own
+     * setting, else the client's default (0: no WAIT at all).
+     */
+    public int replicaAcksFor(QueueSettings settings) {
+      return settings.replicaAcks().orElse(replicaAcks);
+    }
+
+    /**
+     * The payload size from which a queue with these settings stores payloads compressed: the
+     * queue's own setting, else the client's (0: never).
+     */
+    public int compressAboveFor(QueueSettings settings) {
+      return settings.compressAbove().orElse(compressAbove);
+    }
+  }
+
+  private static Connector connector() {
+    return ServiceLoader.load(Connector.class, HourglassBuilder.class.getClassLoader())
+        .findFirst()
+        .orElseThrow(
+            () ->
+                new HourglassException(
+                    "no Hourglass client implementation on the class path (hourglass-core's"
+                        + " META-INF/services entry is missing: a repackaged jar must keep it)"));
+  }
+
   public Hourglass build() {
     if (redisUri == null || redisUri.isBlank()) {
       throw new InvalidArgumentException("redisUri", "is required");
@@ -185,23 +250,24 @@ public final class HourglassBuilder {
     if (defaultQueueSettings == null) {
       throw new InvalidArgumentException("defaultQueueSettings", "is required");
     }
-    return HourglassClient.connect(
-        new HourglassClient.Config(
-            redisUri,
-            prefix,
-            commandTimeout,
-            connectTimeout,
-            maxPayloadBytes,
-            clock,
-            idGenerator,
-            defaultQueueSettings,
-            backgroundPromoter,
-            promoteAllQueues,
-            scriptListener,
-            codecs,
-            replicaAcks,
-            ackTimeout,
-            compressAbove));
+    return connector()
+        .connect(
+            new Config(
+                redisUri,
+                prefix,
+                commandTimeout,
+                connectTimeout,
+                maxPayloadBytes,
+                clock,
+                idGenerator,
+                defaultQueueSettings,
+                backgroundPromoter,
+                promoteAllQueues,
+                scriptListener,
+                codecs,
+                replicaAcks,
+                ackTimeout,
+                compressAbove));
   }
 
   /**

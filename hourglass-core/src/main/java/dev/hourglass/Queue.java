@@ -189,21 +189,6 @@ public interface Queue<T> {
 
   CompletableFuture<Long> deleteWithJobsAsync();
 
-  /**
-   * Runs one promotion pass over every partition now: jobs due within the next slot or two are
-   * loaded from their slot lists, expired leases come back, jobs past their ttl and dead jobs past
-   * retention are deleted, and consumers are woken for the jobs that fell due. A loaded job turns
-   * ready when its due time passes, by the server clock, with or without a pass. The background
-   * promoter does this by itself; this call is for tests and for clients built with {@link
-   * HourglassBuilder#backgroundPromoter(boolean) no promoter}.
-   *
-   * @return jobs the pass made ready: expired leases returned, and jobs that were already due when
-   *     their slot was loaded; 0 for a partition whose promoter lock another client holds
-   */
-  long promote();
-
-  CompletableFuture<Long> promoteAsync();
-
   // ---- consume ----
 
   /** Starts a worker on this queue with default options. */

@@ -3,6 +3,7 @@ package dev.hourglass;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.hourglass.internal.Promotions;
 import dev.hourglass.spi.PayloadCodec;
 import java.time.Duration;
 import java.time.Instant;
@@ -62,7 +63,7 @@ class AsyncApiTest extends HourglassTestBase {
     assertThat(stats.total()).isEqualTo(4);
     assertThat(stats.counters().cancelled()).isEqualTo(1);
     assertThat(done(q.settingsAsync()).partitions()).isEqualTo(q.settings().partitions());
-    assertThat(done(q.promoteAsync())).isGreaterThanOrEqualTo(0);
+    assertThat(done(Promotions.async(q))).isGreaterThanOrEqualTo(0);
 
     assertThatThrownBy(() -> q.getAsync("bad id!")).isInstanceOf(InvalidArgumentException.class);
     assertThatThrownBy(() -> q.rescheduleAsync("c", Duration.ofSeconds(-1)))

@@ -3,6 +3,7 @@ package dev.hourglass;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.hourglass.internal.Promotions;
 import dev.hourglass.testing.RedisExtension;
 import java.time.Duration;
 import java.time.Instant;
@@ -383,7 +384,7 @@ class DeliveryOrderTest {
   void aSecondPromotingClientFollowsTheLockHolderAndWritesNothing() {
     Queue<byte[]> leader = manual().queue("idle");
     leader.enqueue(spec("later").delay(Duration.ofHours(1)).build());
-    assertThat(leader.promote()).isZero(); // takes the lock
+    assertThat(Promotions.now(leader)).isZero(); // takes the lock
     String meta = "hg:{idle.0}:meta";
     String owner = redis.server().command("HGET", meta, "po");
     assertThat(owner).as("the first client holds the promoter lock").isNotBlank();
@@ -395,7 +396,7 @@ class DeliveryOrderTest {
     Map<String, String> metaBefore = hgetall(meta);
 
     redis.server().command("CONFIG", "RESETSTAT");
-    assertThat(follower.promote()).isZero();
+    assertThat(Promotions.now(follower)).isZero();
     Map<String, Long> calls = RedisProbe.commandCalls(redis.server());
 
     assertThat(calls).as("commands of the follower's pass").containsKey("evalsha");

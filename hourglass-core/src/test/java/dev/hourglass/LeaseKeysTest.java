@@ -2,6 +2,7 @@ package dev.hourglass;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.hourglass.internal.Promotions;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -39,7 +40,7 @@ class LeaseKeysTest extends HourglassTestBase {
     // keeper for a lapsed lease (deleting it) nor lose the job's due time as the next wake-up.
     q.enqueue(spec("later").delay(Duration.ofSeconds(2)).build());
     Instant due = q.get("later").orElseThrow().runAt();
-    assertThat(q.promote()).isZero();
+    assertThat(Promotions.now(q)).isZero();
     assertThat(command("ZCARD", INFLIGHT)).as("only the keeper is left").isEqualTo("1");
     assertThat(command("OBJECT", "ENCODING", INFLIGHT)).isEqualTo("skiplist");
     assertThat(command("OBJECT", "ENCODING", LEASES)).isEqualTo("hashtable");
@@ -53,7 +54,7 @@ class LeaseKeysTest extends HourglassTestBase {
     Delivery<byte[]> lapsing = q.claim(1, Duration.ofMillis(20)).get(0);
     assertThat(lapsing.id()).isEqualTo("later");
     awaitRedisClockPast(lapsing.leaseUntil());
-    assertThat(q.promote()).isEqualTo(1);
+    assertThat(Promotions.now(q)).isEqualTo(1);
     assertThat(q.stats().counters().retried()).isEqualTo(1);
     assertThat(q.stats().inflight()).isZero();
     Delivery<byte[]> again = q.claim(1, Duration.ofSeconds(30)).get(0);

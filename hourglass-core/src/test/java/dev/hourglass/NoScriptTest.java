@@ -3,6 +3,7 @@ package dev.hourglass;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.hourglass.internal.Promotions;
 import dev.hourglass.testing.RedisExtension;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -79,7 +80,7 @@ class NoScriptTest {
 
       JobInfo<byte[]> nowDue = afterFlush(() -> queue.reschedule("b", Duration.ZERO));
       assertThat(nowDue.state()).as("due now: ready by the server clock").isEqualTo(JobState.READY);
-      afterFlush(queue::promote);
+      afterFlush(() -> Promotions.now(queue));
       assertThat(queue.stats().delayed()).isZero();
       assertThat(queue.get("h")).get().extracting(JobInfo::state).isEqualTo(JobState.READY);
       assertThat(queue.get("b")).get().extracting(JobInfo::state).isEqualTo(JobState.READY);

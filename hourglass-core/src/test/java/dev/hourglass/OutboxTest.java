@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import dev.hourglass.internal.Promotions;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -47,7 +48,7 @@ class OutboxTest extends HourglassTestBase {
         .pollInterval(Duration.ofMillis(20))
         .until(
             () -> {
-              q.promote();
+              Promotions.now(q);
               QueueStats s = q.stats();
               return s.counters().expired() == 1 && s.counters().dead() == 3;
             });

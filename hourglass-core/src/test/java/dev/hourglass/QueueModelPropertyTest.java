@@ -2,6 +2,7 @@ package dev.hourglass;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.hourglass.internal.Promotions;
 import dev.hourglass.model.Call;
 import dev.hourglass.model.Checker;
 import dev.hourglass.model.Choices;
@@ -156,7 +157,9 @@ class QueueModelPropertyTest {
       JobInfo<byte[]> lapsed = queue.get("j").orElseThrow();
       assertThat(lapsed.state()).as("get() before any catch-up").isEqualTo(JobState.INFLIGHT);
       assertThat(lapsed.leaseUntil()).contains(until);
-      assertThat(queue.promote()).as("expired leases promote() returns to ready").isEqualTo(1);
+      assertThat(Promotions.now(queue))
+          .as("expired leases promote() returns to ready")
+          .isEqualTo(1);
       JobInfo<byte[]> job = queue.get("j").orElseThrow();
       assertThat(job.state()).isEqualTo(JobState.READY);
       assertThat(job.attempts()).isEqualTo(1);
@@ -179,11 +182,11 @@ class QueueModelPropertyTest {
       for (Delivery<byte[]> d : queue.claim(3, LONG_LEASE)) {
         queue.nack(d.id(), d.receipt(), Nack.kill("no"));
       }
-      queue.promote();
+      Promotions.now(queue);
       assertThat(queue.dead().count()).isEqualTo(3);
 
       client.configureQueue(name, queue.settings().toBuilder().deadMaxCount(1).build());
-      queue.promote();
+      Promotions.now(queue);
 
       assertThat(queue.dead().count()).as("dead jobs kept with deadMaxCount 1").isEqualTo(1);
     }
@@ -264,7 +267,7 @@ class QueueModelPropertyTest {
       Judging.sleepPast(lease.leaseUntil().toEpochMilli()); // until the lease has lapsed
       assertThat(queue.get("a").orElseThrow().state()).isEqualTo(JobState.INFLIGHT);
 
-      long moved = queue.promote();
+      long moved = Promotions.now(queue);
 
       JobInfo<byte[]> a = queue.get("a").orElseThrow();
       assertThat(a.state()).as("a after the pass").isEqualTo(JobState.READY);

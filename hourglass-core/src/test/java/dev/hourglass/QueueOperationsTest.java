@@ -3,6 +3,7 @@ package dev.hourglass;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.hourglass.internal.Promotions;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -224,7 +225,7 @@ class QueueOperationsTest extends HourglassTestBase {
     assertThatThrownBy(() -> q.ack("a", "not-the-receipt"))
         .isInstanceOf(StaleReceiptException.class);
     awaitRedisClockPast(first.leaseUntil());
-    q.promote(); // lease lapsed: back to ready, attempt counted
+    Promotions.now(q); // lease lapsed: back to ready, attempt counted
     assertThat(q.get("a").orElseThrow().state()).isEqualTo(JobState.READY);
     assertThatThrownBy(() -> q.ack("a", first.receipt())).isInstanceOf(StaleReceiptException.class);
     Delivery<byte[]> second = claimOne();
@@ -321,7 +322,7 @@ class QueueOperationsTest extends HourglassTestBase {
     Instant until = q.extend("x", d.receipt(), Duration.ofMinutes(5));
     assertThat(until).isAfter(d.leaseUntil().plusSeconds(200));
     awaitRedisClockPast(d.leaseUntil()); // the lease it had before the extension
-    q.promote();
+    Promotions.now(q);
     assertThat(q.get("x").orElseThrow().state()).isEqualTo(JobState.INFLIGHT);
     q.ack("x", d.receipt());
     assertThatThrownBy(() -> q.extend("x", d.receipt(), Duration.ofSeconds(1)))
@@ -333,7 +334,7 @@ class QueueOperationsTest extends HourglassTestBase {
     q.enqueue(spec("l").maxAttempts(1).visibility(Duration.ofMillis(20)).build());
     Delivery<byte[]> d = claimOne();
     awaitRedisClockPast(d.leaseUntil());
-    q.promote();
+    Promotions.now(q);
     JobInfo<byte[]> j = q.get("l").orElseThrow();
     assertThat(j.state()).isEqualTo(JobState.DEAD);
     assertThat(j.lastError()).contains("lease expired");
@@ -378,8 +379,8 @@ class QueueOperationsTest extends HourglassTestBase {
     assertThat(slotted.cancel("s")).isTrue();
     slotted.enqueue(spec("s").payload("second").delay(FAR).build());
     awaitRedisClockPast(cancelled.runAt()); // the cancelled entry's slot is due
-    slotted.promote();
-    slotted.promote();
+    Promotions.now(slotted);
+    Promotions.now(slotted);
     assertThat(slotted.get("s").orElseThrow().state()).isEqualTo(JobState.DELAYED);
     assertThat(slotted.claim(10, null)).isEmpty();
   }
@@ -423,8 +424,8 @@ class QueueOperationsTest extends HourglassTestBase {
     EnqueueResult first = slotted.enqueue(spec("s").delay(Duration.ofMillis(800)).build());
     slotted.reschedule("s", FAR);
     awaitRedisClockPast(first.runAt()); // the slot of its first due time is due
-    slotted.promote();
-    slotted.promote();
+    Promotions.now(slotted);
+    Promotions.now(slotted);
     assertThat(slotted.claim(10, null)).isEmpty();
     slotted.reschedule("s", Duration.ZERO);
     assertThat(slotted.claim(10, null)).extracting(Delivery::id).containsExactly("s");
@@ -469,7 +470,7 @@ class QueueOperationsTest extends HourglassTestBase {
     q.enqueue(spec("keep").build());
     awaitRedisClockPast(q.get("r").orElseThrow().expiresAt().orElseThrow()); // the later of both
     assertThat(q.get("d")).isEmpty(); // reported gone at once, swept by the next promote
-    q.promote();
+    Promotions.now(q);
     assertThat(q.claim(10, null)).extracting(Delivery::id).containsExactly("keep");
     QueueStats s = q.stats();
     assertThat(s.counters().expired()).isEqualTo(2);
@@ -482,7 +483,7 @@ class QueueOperationsTest extends HourglassTestBase {
     Instant expires = q.get("i").orElseThrow().expiresAt().orElseThrow();
     Delivery<byte[]> d = claimOne();
     awaitRedisClockPast(expires);
-    q.promote();
+    Promotions.now(q);
     assertThat(q.get("i")).isEmpty();
     assertThatThrownBy(() -> q.ack("i", d.receipt())).isInstanceOf(JobNotFoundException.class);
   }
@@ -543,13 +544,13 @@ class QueueOperationsTest extends HourglassTestBase {
       Delivery<byte[]> d = r.claim(1, null).get(0);
       r.nack(d.id(), d.receipt(), Nack.retry("x"));
     }
-    r.promote();
+    Promotions.now(r);
     List<JobInfo<byte[]>> kept = r.dead().list(null, 10).jobs();
     assertThat(kept).extracting(JobInfo::id).containsExactly("r2", "r3", "r4");
     Instant lastDeath =
         kept.stream().map(j -> j.diedAt().orElseThrow()).max(Instant::compareTo).get();
     awaitRedisClockPast(lastDeath.plusMillis(300)); // past the retention age of every dead job
-    r.promote();
+    Promotions.now(r);
     assertThat(r.dead().count()).isZero();
     assertThat(r.stats().total()).isZero();
   }

@@ -61,6 +61,39 @@ class WorkerTest extends HourglassTestBase {
     w.close();
   }
 
+  /**
+   * A JVM error (a VirtualMachineError: out of memory, an internal error) is the process's failure,
+   * not the job's: the attempt is not settled as a failure with the error's message; the job comes
+   * back when its lease lapses, and the worker goes on with a new handler thread.
+   */
+  @Test
+  void aJvmErrorIsNotSettledAsTheJobsFailure() {
+    Hourglass h = live();
+    Queue<byte[]> q = h.queue("fatal");
+    q.enqueue(spec("oom").visibility(Duration.ofSeconds(1)).build());
+    List<Delivery<byte[]>> deliveries = new CopyOnWriteArrayList<>();
+    Worker w =
+        h.worker(
+            "fatal",
+            job -> {
+              deliveries.add(job.delivery());
+              if (job.attempt() == 1) {
+                throw new InternalError(
+                    "simulated"); // a VirtualMachineError, as OutOfMemoryError is
+              }
+            });
+    await()
+        .dontCatchUncaughtExceptions() // the error goes on to the handler thread's end, as it
+        // should
+        .atMost(LIVENESS)
+        .until(() -> q.stats().counters().acked() == 1);
+    w.close();
+    assertThat(deliveries).extracting(Delivery::attempt).containsExactly(1, 2);
+    assertThat(deliveries.get(1).lastError())
+        .as("the second delivery does not carry the error as the job's failure")
+        .isNotEqualTo(Optional.of("java.lang.InternalError: simulated"));
+  }
+
   @Test
   void theLastErrorIsOneLineOfTheExceptionAndItsCausesAtMost1000Characters() {
     Hourglass h = live();

@@ -104,7 +104,6 @@ class ArchiverTest {
         .atMost(Duration.ofSeconds(30))
         .until(
             () -> {
-              q.promote();
               return q.stats().counters().expired() == 1 && q.stats().counters().dead() == 3;
             });
     History h = archive.history();

@@ -2,10 +2,12 @@ package dev.hourglass.internal;
 
 import dev.hourglass.Delivery;
 import dev.hourglass.HourglassException;
+import dev.hourglass.WorkerOptions;
 import dev.hourglass.internal.store.BlockingConnection;
 import dev.hourglass.internal.store.Failures;
 import dev.hourglass.internal.store.Partition;
 import dev.hourglass.internal.store.ServerClock;
+import dev.hourglass.internal.store.Store;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Semaphore;
@@ -30,9 +32,11 @@ final class ClaimLoop implements Runnable {
   private static final long MAX_FAILURE_BACKOFF_MS = 2000;
   static final int MAX_CLAIMS_IN_FLIGHT = 4;
 
-  private final RedisQueue queue;
+  private final String queue;
   private final Partition part;
-  private final WorkerImpl worker;
+  private final Claims claims;
+  private final WorkerOptions options;
+  private final Target worker;
   private final Duration commandTimeout;
   private final Thread thread;
   private final int maxInFlight;
@@ -45,21 +49,65 @@ final class ClaimLoop implements Runnable {
   private final BlockingConnection blocking;
   private final ServerClock clock; // the partition's server: leases count against it
 
+  /** What a claim loop feeds: the worker that runs it. */
+  interface Target {
+    /** False once the worker closes: the loop ends. */
+    boolean running();
+
+    /** Blocks until the worker may take at least one more job, then takes up to {@code max}. */
+    int acquire(int max) throws InterruptedException;
+
+    /** Gives back capacity taken by {@link #acquire} that no job used. */
+    void release(int n);
+
+    /** A leased job enters the worker; never blocks (it runs on Lettuce's event loop). */
+    void dispatch(Delivery<byte[]> job, ServerClock clock);
+  }
+
+  /** What every claim loop of a queue in this client draws on. */
+  record Sources(Claims claims, Store store, ServerClock clock, Duration commandTimeout) {
+    /** A loop on {@code part} for a worker with these options, its own connection to block on. */
+    ClaimLoop loop(
+        String queue, Partition part, WorkerOptions options, int maxInFlight, Target worker) {
+      return new ClaimLoop(
+          queue,
+          part,
+          claims,
+          store.blockingConnection(options.idleWait()),
+          clock.forPartition(part),
+          commandTimeout,
+          options,
+          maxInFlight,
+          worker);
+    }
+  }
+
+  /**
+   * A loop on {@code part}; {@code blocking} is its own connection for the wake-up wait, {@code
+   * clock} the estimate of the partition's server clock, {@code commandTimeout} bounds {@link
+   * #stop}.
+   */
   ClaimLoop(
-      HourglassClient client,
-      RedisQueue queue,
+      String queue,
       Partition part,
+      Claims claims,
+      BlockingConnection blocking,
+      ServerClock clock,
+      Duration commandTimeout,
+      WorkerOptions options,
       int maxInFlight,
-      WorkerImpl worker) {
+      Target worker) {
     this.queue = queue;
     this.maxInFlight = maxInFlight;
     this.claimsInFlight = new Semaphore(maxInFlight);
     this.part = part;
+    this.claims = claims;
+    this.options = options;
     this.worker = worker;
-    this.commandTimeout = client.redis.commandTimeout();
-    this.blocking = client.store.blockingConnection(worker.options().idleWait());
-    this.clock = client.serverClock.forPartition(part);
-    this.thread = new Thread(this, "hourglass-claim-" + queue.name() + "." + part.index());
+    this.commandTimeout = commandTimeout;
+    this.blocking = blocking;
+    this.clock = clock;
+    this.thread = new Thread(this, "hourglass-claim-" + queue + "." + part.index());
     thread.setDaemon(true);
   }
 
@@ -79,7 +127,7 @@ final class ClaimLoop implements Runnable {
             failure = null;
             log.warn(
                 "claim from {} failed, retrying in {} ms: {}",
-                queue.name(),
+                queue,
                 failureBackoff,
                 failed.getMessage());
             Thread.sleep(failureBackoff);
@@ -92,7 +140,7 @@ final class ClaimLoop implements Runnable {
           awaitWake();
           continue;
         }
-        int slots = worker.acquire(worker.options().maxClaim());
+        int slots = worker.acquire(options.maxClaim());
         try {
           if (!lastFull) {
             awaitClaimsInFlight(); // one claim at a time until one comes back full
@@ -109,9 +157,8 @@ final class ClaimLoop implements Runnable {
           worker.release(slots);
           continue;
         }
-        queue
-            .claims
-            .from(part, slots, worker.options().visibility())
+        claims
+            .from(part, slots, options.visibility())
             .whenComplete((got, error) -> claimed(slots, got, error));
       }
     } catch (InterruptedException e) {
@@ -156,10 +203,10 @@ final class ClaimLoop implements Runnable {
   private void awaitWake() throws InterruptedException {
     try {
       // After stop() the connection is closed already, and the BLPOP fails at once.
-      blocking.awaitWake(part, worker.options().idleWait());
+      blocking.awaitWake(part, options.idleWait());
     } catch (HourglassException e) {
       if (worker.running()) {
-        log.debug("wait for wake-up on {} ended early: {}", queue.name(), e.getMessage());
+        log.debug("wait for wake-up on {} ended early: {}", queue, e.getMessage());
         Thread.sleep(100);
       }
     }

@@ -4,12 +4,15 @@ import dev.hourglass.Delivery;
 import dev.hourglass.HourglassException;
 import dev.hourglass.internal.store.BlockingConnection;
 import dev.hourglass.internal.store.Partition;
+import dev.hourglass.internal.store.Store;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,8 +34,12 @@ final class ClaimWaiters {
   private static final Logger log = LoggerFactory.getLogger(ClaimWaiters.class);
   private static final Duration BLOCK = Duration.ofSeconds(2);
 
-  private final HourglassClient client;
-  private final RedisQueue queue;
+  private final QueueTopology queue;
+  private final Claims claims;
+  private final Settlements settlements;
+  private final Store store;
+  private final Executor callbacks;
+  private final ScheduledExecutorService timer;
   private final Object lock = new Object();
   private final List<Waiter> waiting = new ArrayList<>();
   // Every waiter whose future is not complete yet, parked or claiming: close() ends them all.
@@ -42,9 +49,19 @@ final class ClaimWaiters {
   private boolean closed;
   private volatile boolean watchersStarted;
 
-  ClaimWaiters(HourglassClient client, RedisQueue queue) {
-    this.client = client;
+  ClaimWaiters(
+      QueueTopology queue,
+      Claims claims,
+      Settlements settlements,
+      Store store,
+      Executor callbacks,
+      ScheduledExecutorService timer) {
     this.queue = queue;
+    this.claims = claims;
+    this.settlements = settlements;
+    this.store = store;
+    this.callbacks = callbacks;
+    this.timer = timer;
   }
 
   /** One long-poll claim; see {@link dev.hourglass.Queue#claimAsync(int, Duration, Duration)}. */
@@ -78,8 +95,7 @@ final class ClaimWaiters {
       }
       seen = generation;
     }
-    queue
-        .claims
+    claims
         .any(w.max, w.visibility)
         .whenCompleteAsync(
             (got, error) -> {
@@ -91,13 +107,13 @@ final class ClaimWaiters {
                 park(w, seen);
               }
             },
-            client.callbacks);
+            callbacks);
   }
 
   /** Completes the waiter; jobs leased for a caller that gave up meanwhile go straight back. */
   private void deliver(Waiter w, List<Delivery<byte[]>> got) {
     if (!w.result.complete(got)) {
-      queue.handBack(got);
+      settlements.handBack(got);
     }
   }
 
@@ -115,10 +131,10 @@ final class ClaimWaiters {
       }
     }
     if (claimAgain) {
-      client.callbacks.execute(() -> attempt(w));
+      callbacks.execute(() -> attempt(w));
     } else if (!w.timerSet) {
       w.timerSet = true;
-      client.timer.schedule(() -> expire(w), w.remainingNanos(), TimeUnit.NANOSECONDS);
+      timer.schedule(() -> expire(w), w.remainingNanos(), TimeUnit.NANOSECONDS);
     }
   }
 
@@ -144,7 +160,7 @@ final class ClaimWaiters {
       waiting.clear();
     }
     for (Waiter w : woken) {
-      client.callbacks.execute(() -> attempt(w));
+      callbacks.execute(() -> attempt(w));
     }
     return !woken.isEmpty();
   }
@@ -154,7 +170,7 @@ final class ClaimWaiters {
     if (watchersStarted) {
       return;
     }
-    List<Partition> parts = queue.topology.snapshot().partitions(); // may read Redis: unlocked
+    List<Partition> parts = queue.snapshot().partitions(); // may read Redis: unlocked
     synchronized (lock) {
       if (watchersStarted || closed) {
         return;
@@ -211,7 +227,7 @@ final class ClaimWaiters {
   private final class Watcher implements Runnable {
     private final Partition part;
     private final Thread thread;
-    private final BlockingConnection connection = client.store.blockingConnection(BLOCK);
+    private final BlockingConnection connection = store.blockingConnection(BLOCK);
 
     Watcher(Partition part) {
       this.part = part;

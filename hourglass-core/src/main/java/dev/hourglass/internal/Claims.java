@@ -1,55 +1,30 @@
 package dev.hourglass.internal;
 
 import dev.hourglass.Delivery;
+import dev.hourglass.internal.store.Deliveries;
 import dev.hourglass.internal.store.Partition;
-import dev.hourglass.internal.store.RecordCodec;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The claims of one queue: from one partition, over all partitions from a rotating first one, and
- * long polls ({@link ClaimWaiters}). Never blocks the calling thread.
+ * The claims of one queue, without waiting: from one partition, or over all partitions from a
+ * rotating first one. Never blocks the calling thread. Long polls wait in {@link ClaimWaiters}.
  */
 final class Claims {
-  private final HourglassClient client;
-  private final RedisQueue queue;
+  private final QueueTopology topology;
+  private final Deliveries deliveries;
+  private final RandomIds random;
+  private final JobViews views;
   private final AtomicInteger cursor = new AtomicInteger();
-  private volatile ClaimWaiters waiters;
 
-  Claims(HourglassClient client, RedisQueue queue) {
-    this.client = client;
-    this.queue = queue;
-  }
-
-  /** A long poll: see {@link dev.hourglass.Queue#claimAsync(int, Duration, Duration)}. */
-  CompletableFuture<List<Delivery<byte[]>>> waitFor(int max, Duration visibility, Duration wait) {
-    return waiters().claim(max, visibility, wait);
-  }
-
-  private ClaimWaiters waiters() {
-    ClaimWaiters w = waiters;
-    if (w == null) {
-      synchronized (this) {
-        if (waiters == null) {
-          waiters = new ClaimWaiters(client, queue);
-        }
-        w = waiters;
-      }
-    }
-    return w;
-  }
-
-  /** Ends long-poll waits and stops their watchers. */
-  void close() {
-    ClaimWaiters w = waiters;
-    if (w != null) {
-      w.close();
-    }
+  Claims(QueueTopology topology, Deliveries deliveries, RandomIds random, JobViews views) {
+    this.topology = topology;
+    this.deliveries = deliveries;
+    this.random = random;
+    this.views = views;
   }
 
   /**
@@ -57,8 +32,7 @@ final class Claims {
    * waiting; never blocks the calling thread.
    */
   CompletableFuture<List<Delivery<byte[]>>> any(int max, Duration visibility) {
-    return queue
-        .topology
+    return topology
         .snapshotAsync()
         .thenCompose(
             s -> {
@@ -89,28 +63,20 @@ final class Claims {
   /** Claims from one partition. */
   CompletableFuture<List<Delivery<byte[]>>> from(Partition part, int max, Duration visibility) {
     long visMs = visibility == null ? 0 : visibility.toMillis();
-    return client
-        .deliveries
-        .claim(part, max, visMs, client.random.token())
+    return deliveries
+        .claim(part, max, visMs, random.token())
         .thenApply(
             claimed -> {
               List<Delivery<byte[]>> out = new ArrayList<>(claimed.jobs().size());
               for (var job : claimed.jobs()) {
-                RecordCodec.Decoded r = job.record();
                 out.add(
-                    new Delivery<>(
-                        queue.name(),
+                    views.delivery(
                         job.id(),
-                        r.toPayload(),
+                        job.record(),
                         job.attempt(),
-                        r.maxAttempts(),
                         job.receipt(),
-                        Instant.ofEpochMilli(job.leaseUntilMs()),
-                        Instant.ofEpochMilli(r.due()),
-                        Instant.ofEpochMilli(r.created()),
-                        visibility != null ? visibility : Duration.ofMillis(r.visibilityMs()),
-                        queue.backoffOf(r),
-                        r.lastError().isEmpty() ? Optional.empty() : Optional.of(r.lastError())));
+                        job.leaseUntilMs(),
+                        visibility));
               }
               return out;
             });

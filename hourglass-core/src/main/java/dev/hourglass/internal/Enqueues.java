@@ -2,6 +2,7 @@ package dev.hourglass.internal;
 
 import dev.hourglass.DuplicateJobException;
 import dev.hourglass.EnqueueResult;
+import dev.hourglass.HourglassBuilder;
 import dev.hourglass.InvalidArgumentException;
 import dev.hourglass.JobSpec;
 import dev.hourglass.JobState;
@@ -12,7 +13,9 @@ import dev.hourglass.internal.store.Keys;
 import dev.hourglass.internal.store.Partition;
 import dev.hourglass.internal.store.PayloadPacker;
 import dev.hourglass.internal.store.Replies.Enqueued;
+import dev.hourglass.internal.store.ServerClock;
 import dev.hourglass.internal.store.Status;
+import dev.hourglass.internal.store.Store;
 import dev.hourglass.internal.store.Store.NewJob;
 import dev.hourglass.spi.IdGenerator;
 import java.time.Duration;
@@ -23,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 
 /**
  * The enqueues of one queue: a {@link JobSpec} checked and turned into a {@link NewJob} with the
@@ -33,9 +37,13 @@ import java.util.concurrent.ConcurrentHashMap;
 final class Enqueues {
   private static final int CHUNK = 500;
 
-  private final HourglassClient client;
   private final String queue;
   private final QueueTopology topology;
+  private final Store store;
+  private final ServerClock clock;
+  private final HourglassBuilder.Config config;
+  private final IdGenerator ids;
+  private final Executor callbacks;
   private final PayloadPacker packer;
 
   /**
@@ -46,11 +54,22 @@ final class Enqueues {
   private final Map<Partition, CallBatcher<NewJob, EnqueueResult>> batchers =
       new ConcurrentHashMap<>();
 
-  Enqueues(HourglassClient client, String queue, QueueTopology topology) {
-    this.client = client;
-    this.queue = queue;
+  /** {@code ids}: the client's id generator ({@link RandomIds} unless a plug-in is set). */
+  Enqueues(
+      QueueTopology topology,
+      Store store,
+      ServerClock clock,
+      HourglassBuilder.Config config,
+      IdGenerator ids,
+      Executor callbacks) {
+    this.queue = topology.name();
     this.topology = topology;
-    this.packer = new PayloadPacker(client.store.payloads(), client.callbacks, queue);
+    this.store = store;
+    this.clock = clock;
+    this.config = config;
+    this.ids = ids;
+    this.callbacks = callbacks;
+    this.packer = new PayloadPacker(store.payloads(), callbacks, queue);
   }
 
   /**
@@ -74,7 +93,7 @@ final class Enqueues {
                               jobs ->
                                   send(part, topology.cached(), jobs)
                                       .thenApply(List::<Object>copyOf),
-                              client.callbacks,
+                              callbacks,
                               CHUNK,
                               s.inFlightPerPartition(CallBatcher.MAX_IN_FLIGHT)))
                   .submit(job);
@@ -145,9 +164,8 @@ final class Enqueues {
 
   private CompletableFuture<List<EnqueueResult>> send(
       Partition part, Snapshot s, List<NewJob> jobs) {
-    return client
-        .store
-        .enqueue(part, s.lookaheadMs(), jobs, client.replicaAcks(s.settings()))
+    return store
+        .enqueue(part, s.lookaheadMs(), jobs, config.replicaAcksFor(s.settings()))
         .thenApply(
             replies -> {
               List<EnqueueResult> results = new ArrayList<>(replies.size());
@@ -170,8 +188,8 @@ final class Enqueues {
       throw new InvalidArgumentException("spec", "is required");
     }
     int size = spec.payloadSize();
-    if (size > client.config.maxPayloadBytes()) {
-      throw new PayloadTooLargeException(size, client.config.maxPayloadBytes());
+    if (size > config.maxPayloadBytes()) {
+      throw new PayloadTooLargeException(size, config.maxPayloadBytes());
     }
   }
 
@@ -183,7 +201,6 @@ final class Enqueues {
         relative
             ? spec.delay().map(Duration::toMillis).orElse(0L)
             : spec.runAt().get().toEpochMilli();
-    IdGenerator ids = client.ids;
     String id;
     boolean fresh = false;
     if (spec.id().isPresent()) {
@@ -191,14 +208,14 @@ final class Enqueues {
     } else if (ids instanceof RandomIds made) {
       // 72 random bits: no live job holds it. Its pool is chosen by its due time (see
       // Keys.poolForDue), so that a claim of jobs due together reads few pools.
-      long due = relative ? client.serverClock.nowMs() + time : time;
+      long due = relative ? clock.nowMs() + time : time;
       id = made.newId(Keys.poolForDue(due, s.settings().pools()));
       fresh = true;
     } else {
       id = Names.id(ids.newId()); // a plug-in generator's id is checked, and looked up
     }
     PayloadPacker.Packed payload =
-        packer.pack(spec.payload(), client.compressAbove(q), s.partitions().get(0));
+        packer.pack(spec.payload(), config.compressAboveFor(q), s.partitions().get(0));
     return new NewJob(
         id,
         fresh,

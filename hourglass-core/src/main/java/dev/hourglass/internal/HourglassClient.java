@@ -1,90 +1,59 @@
 package dev.hourglass.internal;
 
 import dev.hourglass.Hourglass;
+import dev.hourglass.HourglassBuilder.Config;
 import dev.hourglass.HourglassException;
 import dev.hourglass.InvalidArgumentException;
-import dev.hourglass.JobHandler;
 import dev.hourglass.Outbox;
 import dev.hourglass.Queue;
 import dev.hourglass.QueueSettings;
-import dev.hourglass.Worker;
-import dev.hourglass.WorkerOptions;
-import dev.hourglass.internal.store.Deliveries;
 import dev.hourglass.internal.store.Failures;
 import dev.hourglass.internal.store.Keys;
 import dev.hourglass.internal.store.RedisConnector;
 import dev.hourglass.internal.store.ServerClock;
 import dev.hourglass.internal.store.Store;
-import dev.hourglass.spi.IdGenerator;
 import dev.hourglass.spi.PayloadCodec;
-import dev.hourglass.spi.PayloadCodecFactory;
-import dev.hourglass.spi.ScriptListener;
-import java.time.Clock;
-import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The {@link Hourglass} implementation: owns the connection, the script registry, queues,
  * promoters, workers.
  */
-public final class HourglassClient implements Hourglass {
-  private static final Logger log = LoggerFactory.getLogger(HourglassClient.class);
-
-  /** Validated client configuration (see {@code HourglassBuilder}). */
-  public record Config(
-      String redisUri,
-      String prefix,
-      Duration commandTimeout,
-      Duration connectTimeout,
-      int maxPayloadBytes,
-      Clock clock,
-      IdGenerator idGenerator,
-      QueueSettings defaultQueueSettings,
-      boolean backgroundPromoter,
-      boolean promoteAllQueues,
-      ScriptListener scriptListener,
-      PayloadCodecFactory codecs,
-      int replicaAcks,
-      Duration replicaAckTimeout,
-      int compressAbove) {}
-
-  final Config config;
-  final RedisConnector redis;
-  final Store store;
-  final Deliveries deliveries;
-  final ServerClock serverClock;
-  final SettingsVersions settingsVersions;
-  final RandomIds random;
-  final IdGenerator ids;
-  final Promoters promoters;
-  private final RedisOutbox outbox = new RedisOutbox(this);
+final class HourglassClient implements Hourglass {
+  private final Config config;
+  private final RedisConnector redis;
+  private final Store store;
+  private final Promoters promoters;
+  private final QueueTopologies topologies;
+  private final RedisOutbox outbox;
+  private final Workers workers = new Workers();
+  private final QueueServices services;
 
   /** Runs follow-up work of Redis replies off Lettuce's event loop, where nothing may block. */
-  final ExecutorService callbacks =
+  private final ExecutorService callbacks =
       Executors.newCachedThreadPool(DaemonThreads.named("hourglass-callback"));
 
   /** Fires long-poll deadlines. */
-  final ScheduledExecutorService timer =
+  private final ScheduledExecutorService timer =
       Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("hourglass-timer"));
 
-  private final ConcurrentMap<String, RedisQueue> queues = new ConcurrentHashMap<>();
-  private final Set<WorkerImpl<?>> workers = ConcurrentHashMap.newKeySet();
+  /** Each queue's engine and its handle of byte payloads. */
+  private record Engine(RedisQueue queue, QueueHandle<byte[]> bytes) {}
+
+  private final ConcurrentMap<String, Engine> queues = new ConcurrentHashMap<>();
   private volatile boolean closed;
 
   private HourglassClient(Config config, RedisConnector redis) {
     this.config = config;
     this.redis = redis;
-    this.serverClock = new ServerClock();
+    ServerClock serverClock = new ServerClock();
     this.store =
         new Store(
             redis,
@@ -93,31 +62,36 @@ public final class HourglassClient implements Hourglass {
             config.scriptListener(),
             callbacks,
             config.replicaAckTimeout());
-    this.deliveries = store.deliveries();
-    this.settingsVersions = new SettingsVersions(store.registry(), config.clock());
-    this.random = new RandomIds(config.clock());
-    this.ids = config.idGenerator() != null ? config.idGenerator() : random;
-    this.promoters = new Promoters(this);
-  }
-
-  /**
-   * How many replicas must confirm a write of a queue with these settings: the queue's own setting,
-   * else the client's default (0: no WAIT at all).
-   */
-  int replicaAcks(QueueSettings settings) {
-    return settings.replicaAcks().orElse(config.replicaAcks());
-  }
-
-  /**
-   * The payload size from which a queue with these settings stores payloads compressed: the queue's
-   * own setting, else the client's (0: never).
-   */
-  int compressAbove(QueueSettings settings) {
-    return settings.compressAbove().orElse(config.compressAbove());
+    SettingsVersions versions = new SettingsVersions(store.registry(), config.clock());
+    RandomIds random = new RandomIds(config.clock());
+    this.topologies = new QueueTopologies(store, versions, config.defaultQueueSettings());
+    this.promoters =
+        new Promoters(
+            redis,
+            store,
+            serverClock,
+            topologies,
+            callbacks,
+            random.token(), // one lock owner per client: its passes never lock each other out
+            config.backgroundPromoter(),
+            config.promoteAllQueues());
+    this.outbox = new RedisOutbox(store.registry(), store.outboxes(), topologies);
+    this.services =
+        new QueueServices(
+            config,
+            store,
+            serverClock,
+            random,
+            config.idGenerator() != null ? config.idGenerator() : random,
+            promoters,
+            workers,
+            callbacks,
+            timer,
+            redis.commandTimeout());
   }
 
   /** Connects and checks (or writes, on an empty Redis) the layout version. */
-  public static Hourglass connect(Config config) {
+  static Hourglass connect(Config config) {
     RedisConnector redis =
         new RedisConnector(config.redisUri(), config.commandTimeout(), config.connectTimeout());
     HourglassClient client = null;
@@ -137,9 +111,19 @@ public final class HourglassClient implements Hourglass {
   }
 
   /** The engine of a queue, shared by its handles. */
-  RedisQueue engine(String name) {
+  /** The client's connections: tests hold its shared connection busy to show what waits. */
+  RedisConnector redis() {
+    return redis;
+  }
+
+  private Engine engine(String name) {
     checkOpen();
-    return queues.computeIfAbsent(Names.queue(name), n -> new RedisQueue(this, n));
+    return queues.computeIfAbsent(
+        Names.queue(name),
+        n -> {
+          RedisQueue queue = new RedisQueue(topologies.of(n), services);
+          return new Engine(queue, new QueueHandle<>(queue, PayloadCodec.bytes()));
+        });
   }
 
   @Override
@@ -150,7 +134,7 @@ public final class HourglassClient implements Hourglass {
 
   @Override
   public Queue<byte[]> queue(String name) {
-    return engine(name).bytes;
+    return engine(name).bytes();
   }
 
   @Override
@@ -166,7 +150,7 @@ public final class HourglassClient implements Hourglass {
     if (codec == null) {
       throw new InvalidArgumentException("codec", "is required");
     }
-    return new QueueHandle<>(engine(name), codec);
+    return new QueueHandle<>(engine(name).queue(), codec);
   }
 
   @SuppressWarnings("unchecked")
@@ -191,9 +175,9 @@ public final class HourglassClient implements Hourglass {
 
   @Override
   public Queue<byte[]> configureQueue(String name, QueueSettings settings) {
-    RedisQueue queue = engine(name);
-    queue.configure(settings);
-    return queue.bytes;
+    Engine engine = engine(name);
+    engine.queue().configure(settings);
+    return engine.bytes();
   }
 
   @Override
@@ -225,25 +209,6 @@ public final class HourglassClient implements Hourglass {
     return Failures.await(store.registry().settingsVersion());
   }
 
-  <T> Worker startWorker(
-      RedisQueue queue, PayloadCodec<T> codec, JobHandler<T> handler, WorkerOptions options) {
-    checkOpen();
-    if (handler == null) {
-      throw new InvalidArgumentException("handler", "is required");
-    }
-    if (options == null) {
-      throw new InvalidArgumentException("options", "is required");
-    }
-    WorkerImpl<T> worker = new WorkerImpl<>(this, queue, codec, handler, options);
-    workers.add(worker);
-    worker.start();
-    return worker;
-  }
-
-  void workerClosed(WorkerImpl<?> worker) {
-    workers.remove(worker);
-  }
-
   private void checkOpen() {
     if (closed) {
       throw new HourglassException("this Hourglass client is closed");
@@ -256,14 +221,8 @@ public final class HourglassClient implements Hourglass {
       return;
     }
     closed = true;
-    for (WorkerImpl<?> w : List.copyOf(workers)) {
-      try {
-        w.close();
-      } catch (RuntimeException e) {
-        log.warn("closing worker of queue {} failed", w.queue(), e);
-      }
-    }
-    queues.values().forEach(RedisQueue::close);
+    workers.close();
+    queues.values().forEach(e -> e.queue().close());
     promoters.close();
     redis.close();
     callbacks.shutdown();

@@ -4,8 +4,10 @@ import dev.hourglass.InvalidArgumentException;
 import dev.hourglass.JobInfo;
 import dev.hourglass.JobPage;
 import dev.hourglass.JobState;
+import dev.hourglass.QueueStats;
 import dev.hourglass.internal.QueueTopology.Snapshot;
 import dev.hourglass.internal.store.Partition;
+import dev.hourglass.internal.store.Replies.Counts;
 import dev.hourglass.internal.store.Replies.Listed;
 import dev.hourglass.internal.store.Store;
 import java.nio.charset.StandardCharsets;
@@ -26,12 +28,33 @@ final class JobPages {
   private static final Comparator<Listed> ORDER =
       Comparator.comparingLong(Listed::score).thenComparing(Listed::member);
 
-  private final RedisQueue queue;
+  private final QueueTopology topology;
   private final Store store;
+  private final JobViews views;
 
-  JobPages(RedisQueue queue, Store store) {
-    this.queue = queue;
+  JobPages(QueueTopology topology, Store store, JobViews views) {
+    this.topology = topology;
     this.store = store;
+    this.views = views;
+  }
+
+  /** The queue's counts by state, summed over its partitions. */
+  CompletableFuture<QueueStats> stats() {
+    return topology
+        .snapshotAsync()
+        .thenCompose(
+            s -> {
+              List<CompletableFuture<Counts>> replies = new ArrayList<>();
+              for (Partition part : s.partitions()) {
+                replies.add(store.stats(part));
+              }
+              return CompletableFuture.allOf(replies.toArray(CompletableFuture[]::new))
+                  .thenApply(
+                      done ->
+                          QueueCounts.sum(
+                              topology.name(),
+                              replies.stream().map(CompletableFuture::join).toList()));
+            });
   }
 
   /**
@@ -75,7 +98,7 @@ final class JobPages {
           "limit", "must be between 1 and " + MAX_LIMIT + ", was " + limit);
     }
     Cursor from = cursor == null || cursor.isEmpty() ? null : Cursor.decode(cursor, state);
-    return queue.topology.snapshotAsync().thenCompose(s -> merge(s, state, limit, from));
+    return topology.snapshotAsync().thenCompose(s -> merge(s, state, limit, from));
   }
 
   private CompletableFuture<JobPage<byte[]>> merge(
@@ -108,7 +131,7 @@ final class JobPages {
               List<JobInfo<byte[]>> jobs = new ArrayList<>(taken.size());
               for (Listed l : taken) {
                 jobs.add(
-                    queue.info(
+                    views.info(
                         l.id(),
                         state,
                         l.record(),
@@ -142,8 +165,7 @@ final class JobPages {
       }
       ms.add(h.toMillis());
     }
-    return queue
-        .topology
+    return topology
         .snapshotAsync()
         .thenCompose(
             s -> {

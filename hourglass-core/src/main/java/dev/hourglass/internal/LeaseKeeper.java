@@ -27,7 +27,8 @@ import org.slf4j.LoggerFactory;
 final class LeaseKeeper {
   private static final Logger log = LoggerFactory.getLogger(LeaseKeeper.class);
 
-  private final RedisQueue queue;
+  private final String queue;
+  private final Settlements settlements;
   private final ScheduledExecutorService timer;
   private final Set<Kept> kept = ConcurrentHashMap.newKeySet();
   private final Object plan = new Object();
@@ -36,8 +37,9 @@ final class LeaseKeeper {
   private volatile long plannedAtNanos = Long.MAX_VALUE;
   private ScheduledFuture<?> planned; // guarded by plan
 
-  LeaseKeeper(RedisQueue queue, ScheduledExecutorService timer) {
+  LeaseKeeper(String queue, Settlements settlements, ScheduledExecutorService timer) {
     this.queue = queue;
+    this.settlements = settlements;
     this.timer = timer;
   }
 
@@ -55,6 +57,16 @@ final class LeaseKeeper {
       this.periodNanos = periodNanos;
       this.nextNanos = nextNanos;
       this.leaseUntilMs = job.leaseUntil().toEpochMilli();
+    }
+
+    /** The lease deadline last granted (server clock). */
+    long leaseUntilMs() {
+      return leaseUntilMs;
+    }
+
+    /** Whether an extension found the lease gone: the job came back meanwhile. */
+    boolean lost() {
+      return lost;
     }
   }
 
@@ -120,8 +132,7 @@ final class LeaseKeeper {
 
   private void extend(Kept k) {
     Delivery<byte[]> job = k.job;
-    queue
-        .settlements
+    settlements
         .extend(job.id(), job.receipt(), job.visibility().toMillis())
         .whenComplete(
             (until, error) -> {
@@ -131,13 +142,13 @@ final class LeaseKeeper {
               }
               var e = Failures.translate(error);
               if (e instanceof StaleReceiptException || e instanceof JobNotFoundException) {
-                log.warn("lease of job {} in {} was lost while held", job.id(), queue.name());
+                log.warn("lease of job {} in {} was lost while held", job.id(), queue);
                 k.lost = true; // no further extensions of this delivery
               } else {
                 log.warn(
                     "could not extend the lease of job {} in {}: {}",
                     job.id(),
-                    queue.name(),
+                    queue,
                     e.getMessage());
               }
             });

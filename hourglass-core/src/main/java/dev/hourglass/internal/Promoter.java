@@ -2,10 +2,12 @@ package dev.hourglass.internal;
 
 import dev.hourglass.HourglassException;
 import dev.hourglass.QueueSettings;
+import dev.hourglass.internal.store.Deliveries;
 import dev.hourglass.internal.store.Deliveries.PromoteRequest;
 import dev.hourglass.internal.store.Failures;
 import dev.hourglass.internal.store.Partition;
 import dev.hourglass.internal.store.Replies.Promoted;
+import dev.hourglass.internal.store.ServerClock;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -42,9 +44,10 @@ final class Promoter {
   private static final long NOTHING_DUE = 9_000_000_000_000_000L;
   private static final long MAX_FAILURE_BACKOFF_MS = 1000;
 
-  private final HourglassClient client;
-  private final RedisQueue queue;
+  private final QueueTopology queue;
   private final Partition part;
+  private final Deliveries deliveries;
+  private final ServerClock clock;
   private final String owner;
   private final ScheduledExecutorService thread;
 
@@ -60,14 +63,16 @@ final class Promoter {
   private volatile boolean stopped;
 
   Promoter(
-      HourglassClient client,
-      RedisQueue queue,
+      QueueTopology queue,
       Partition part,
+      Deliveries deliveries,
+      ServerClock clock,
       String owner,
       ScheduledExecutorService thread) {
-    this.client = client;
     this.queue = queue;
     this.part = part;
+    this.deliveries = deliveries;
+    this.clock = clock;
     this.owner = owner;
     this.thread = thread;
   }
@@ -121,7 +126,7 @@ final class Promoter {
       planned = null;
       plannedAtServerMs = Long.MAX_VALUE;
       passing = false;
-      planAt(client.serverClock.nowMs() + MAX_FAILURE_BACKOFF_MS);
+      planAt(clock.nowMs() + MAX_FAILURE_BACKOFF_MS);
     }
   }
 
@@ -141,7 +146,7 @@ final class Promoter {
       planned.cancel(false);
     }
     plannedAtServerMs = atServerMs;
-    long now = client.serverClock.nowMs();
+    long now = clock.nowMs();
     long delayMs = atServerMs <= now ? 0 : atServerMs - now;
     planned = thread.schedule(() -> guarded(this::pass), delayMs, TimeUnit.MILLISECONDS);
   }
@@ -158,10 +163,8 @@ final class Promoter {
     try {
       reply =
           queue
-              .topology
               .snapshotAsync()
-              .thenCompose(
-                  s -> client.deliveries.promote(part, request(s.settings(), s.lookaheadMs())));
+              .thenCompose(s -> deliveries.promote(part, request(s.settings(), s.lookaheadMs())));
     } catch (RuntimeException e) {
       reply = CompletableFuture.failedFuture(e);
     }
@@ -230,6 +233,6 @@ final class Promoter {
           e.getMessage());
       failureBackoffMs = Math.min(failureBackoffMs * 2, MAX_FAILURE_BACKOFF_MS);
     }
-    planAt(client.serverClock.nowMs() + failureBackoffMs);
+    planAt(clock.nowMs() + failureBackoffMs);
   }
 }

@@ -1,14 +1,20 @@
 package dev.hourglass.internal;
 
 import dev.hourglass.HourglassException;
+import dev.hourglass.internal.store.Deliveries;
 import dev.hourglass.internal.store.Failures;
 import dev.hourglass.internal.store.Partition;
+import dev.hourglass.internal.store.RedisConnector;
+import dev.hourglass.internal.store.Registry;
 import dev.hourglass.internal.store.Replies.Promoted;
+import dev.hourglass.internal.store.ServerClock;
+import dev.hourglass.internal.store.Store;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -28,7 +34,14 @@ final class Promoters implements AutoCloseable {
   /** How often {@code promoteAllQueues} looks for new queues in the registry. */
   static final long REGISTRY_SCAN_MS = 10_000;
 
-  private final HourglassClient client;
+  private final RedisConnector redis;
+  private final Deliveries deliveries;
+  private final ServerClock clock;
+  private final Registry registry;
+  private final QueueTopologies topologies;
+  private final Executor callbacks;
+  private final boolean background;
+  private final boolean everyQueue;
   // One lock owner per client: its background passes and manual passes never lock each other out.
   private final String owner;
   private final ScheduledThreadPoolExecutor thread;
@@ -37,35 +50,51 @@ final class Promoters implements AutoCloseable {
   private StatefulRedisPubSubConnection<String, String> pubsub; // guarded by lock
   private boolean closed; // guarded by lock
 
-  Promoters(HourglassClient client) {
-    this.client = client;
-    this.owner = client.random.token();
+  /**
+   * {@code background}: run promoters at all (else only {@link #promoteNow} passes); {@code
+   * everyQueue}: of every queue in the registry, not only those this client consumes.
+   */
+  Promoters(
+      RedisConnector redis,
+      Store store,
+      ServerClock clock,
+      QueueTopologies topologies,
+      Executor callbacks,
+      String owner,
+      boolean background,
+      boolean everyQueue) {
+    this.redis = redis;
+    this.deliveries = store.deliveries();
+    this.registry = store.registry();
+    this.clock = clock;
+    this.topologies = topologies;
+    this.callbacks = callbacks;
+    this.owner = owner;
+    this.background = background;
+    this.everyQueue = everyQueue;
     this.thread = new ScheduledThreadPoolExecutor(1, DaemonThreads.named("hourglass-promoter"));
     thread.setRemoveOnCancelPolicy(true); // re-planned passes cancel the plan before
   }
 
   /** Starts the subscription check, and the registry scan when every queue is promoted. */
   void start() {
-    if (!client.config.backgroundPromoter()) {
+    if (!background) {
       return;
     }
     thread.scheduleWithFixedDelay(
         this::checkSubscriptionSafely, 0, CHECK_MS, TimeUnit.MILLISECONDS);
-    if (client.config.promoteAllQueues()) {
+    if (everyQueue) {
       thread.scheduleWithFixedDelay(
-          () -> client.callbacks.execute(this::scanRegistry),
-          0,
-          REGISTRY_SCAN_MS,
-          TimeUnit.MILLISECONDS);
+          () -> callbacks.execute(this::scanRegistry), 0, REGISTRY_SCAN_MS, TimeUnit.MILLISECONDS);
     }
   }
 
   /** Starts promoters for every partition of the queue unless they run already. */
-  void ensure(RedisQueue queue) {
-    if (!client.config.backgroundPromoter()) {
+  void ensure(QueueTopology queue) {
+    if (!background) {
       return;
     }
-    for (Partition part : queue.topology.snapshot().partitions()) {
+    for (Partition part : queue.snapshot().partitions()) {
       if (byChannel.containsKey(part.channel())) {
         continue;
       }
@@ -73,7 +102,7 @@ final class Promoters implements AutoCloseable {
         if (closed || byChannel.containsKey(part.channel())) {
           continue;
         }
-        Promoter p = new Promoter(client, queue, part, owner, thread);
+        Promoter p = new Promoter(queue, part, deliveries, clock, owner, thread);
         byChannel.put(p.channel(), p);
         if (pubsub != null && pubsub.isOpen()) {
           pubsub.async().subscribe(p.channel());
@@ -85,8 +114,8 @@ final class Promoters implements AutoCloseable {
 
   private void scanRegistry() {
     try {
-      for (String name : client.queueNames()) {
-        ensure(client.engine(name));
+      for (String name : registry.queueNames()) {
+        ensure(topologies.of(name));
       }
     } catch (HourglassException e) {
       log.debug("cannot read the queue registry now: {}", e.getMessage());
@@ -95,21 +124,19 @@ final class Promoters implements AutoCloseable {
 
   /**
    * One promotion pass over every partition of the queue, by this client's owner, waiting for each
-   * (and passing again while a budget runs out); see {@code Queue.promote()}.
+   * (and passing again while a budget runs out). Tests drive promotion with it.
    */
-  long promoteNow(RedisQueue queue) {
-    QueueTopology.Snapshot s = queue.topology.snapshot();
+  long promoteNow(QueueTopology queue) {
+    QueueTopology.Snapshot s = queue.snapshot();
     long moved = 0;
     for (Partition part : s.partitions()) {
       Promoter p = byChannel.get(part.channel());
       if (p == null) {
-        p = new Promoter(client, queue, part, owner, thread);
+        p = new Promoter(queue, part, deliveries, clock, owner, thread);
       }
       Promoted r;
       do {
-        r =
-            Failures.await(
-                client.deliveries.promote(part, p.request(s.settings(), s.lookaheadMs())));
+        r = Failures.await(deliveries.promote(part, p.request(s.settings(), s.lookaheadMs())));
         moved += r.madeReady();
       } while (r.leader() && r.more());
     }
@@ -139,7 +166,7 @@ final class Promoters implements AutoCloseable {
         pubsub.closeAsync();
         pubsub = null;
       }
-      StatefulRedisPubSubConnection<String, String> fresh = client.redis.openPubSub();
+      StatefulRedisPubSubConnection<String, String> fresh = redis.openPubSub();
       fresh.addListener(
           new RedisPubSubAdapter<>() {
             @Override

@@ -35,7 +35,7 @@ final class QueueHandle<T> implements Queue<T> {
   QueueHandle(RedisQueue queue, PayloadCodec<T> codec) {
     this.queue = queue;
     this.codec = codec;
-    this.dead = new HandleDeadLetters<>(queue.dead, codec);
+    this.dead = new HandleDeadLetters<>(queue.dead(), codec);
   }
 
   RedisQueue engine() {
@@ -76,7 +76,7 @@ final class QueueHandle<T> implements Queue<T> {
 
   @Override
   public CompletableFuture<EnqueueResult> enqueueAsync(JobSpec spec) {
-    return queue.enqueues.unique(spec);
+    return queue.enqueue(spec);
   }
 
   @Override
@@ -86,7 +86,7 @@ final class QueueHandle<T> implements Queue<T> {
 
   @Override
   public CompletableFuture<EnqueueResult> enqueueIfAbsentAsync(JobSpec spec) {
-    return queue.enqueues.one(spec);
+    return queue.enqueueIfAbsent(spec);
   }
 
   @Override
@@ -96,7 +96,7 @@ final class QueueHandle<T> implements Queue<T> {
 
   @Override
   public CompletableFuture<List<EnqueueResult>> enqueueAllAsync(List<JobSpec> specs) {
-    return queue.enqueues.all(specs);
+    return queue.enqueueAll(specs);
   }
 
   // ---- inspect and change ----
@@ -168,7 +168,7 @@ final class QueueHandle<T> implements Queue<T> {
 
   @Override
   public CompletableFuture<JobPage<T>> jobsAsync(JobState state, int limit, String cursor) {
-    return queue.pages.page(state, limit, cursor).thenApply(page -> page.as(codec));
+    return queue.jobs(state, limit, cursor).thenApply(page -> page.as(codec));
   }
 
   @Override
@@ -178,7 +178,7 @@ final class QueueHandle<T> implements Queue<T> {
 
   @Override
   public CompletableFuture<List<Long>> dueWithinAsync(List<Duration> horizons) {
-    return queue.pages.dueWithin(horizons);
+    return queue.dueWithin(horizons);
   }
 
   @Override
@@ -188,7 +188,7 @@ final class QueueHandle<T> implements Queue<T> {
 
   @Override
   public CompletableFuture<Void> pauseAsync() {
-    return queue.lifecycle.pause(true);
+    return queue.pause(true);
   }
 
   @Override
@@ -198,7 +198,7 @@ final class QueueHandle<T> implements Queue<T> {
 
   @Override
   public CompletableFuture<Void> resumeAsync() {
-    return queue.lifecycle.pause(false);
+    return queue.pause(false);
   }
 
   @Override
@@ -208,7 +208,7 @@ final class QueueHandle<T> implements Queue<T> {
 
   @Override
   public CompletableFuture<Void> deleteAsync() {
-    return queue.lifecycle.delete(false).thenApply(n -> null);
+    return queue.delete(false).thenApply(n -> null);
   }
 
   @Override
@@ -218,7 +218,7 @@ final class QueueHandle<T> implements Queue<T> {
 
   @Override
   public CompletableFuture<Long> deleteWithJobsAsync() {
-    return queue.lifecycle.delete(true);
+    return queue.delete(true);
   }
 
   @Override
@@ -226,21 +226,11 @@ final class QueueHandle<T> implements Queue<T> {
     return dead;
   }
 
-  @Override
-  public long promote() {
-    return Failures.await(promoteAsync());
-  }
-
-  @Override
-  public CompletableFuture<Long> promoteAsync() {
-    return queue.promote();
-  }
-
   // ---- consume ----
 
   @Override
   public Worker worker(JobHandler<T> handler, dev.hourglass.WorkerOptions options) {
-    return queue.client().startWorker(queue, codec, handler, options);
+    return queue.worker(codec, handler, options);
   }
 
   @Override

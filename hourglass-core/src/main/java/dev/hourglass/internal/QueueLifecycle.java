@@ -11,18 +11,19 @@ import java.util.concurrent.CompletableFuture;
 
 /** Pausing, resuming and deleting one queue, partition by partition. */
 final class QueueLifecycle {
-  private final RedisQueue queue;
+  private final QueueTopology queue;
   private final Store store;
+  private final JobPages pages;
 
-  QueueLifecycle(RedisQueue queue, Store store) {
+  QueueLifecycle(QueueTopology queue, Store store, JobPages pages) {
     this.queue = queue;
     this.store = store;
+    this.pages = pages;
   }
 
   /** Pauses ({@code true}) or resumes every partition's deliveries. */
   CompletableFuture<Void> pause(boolean paused) {
     return queue
-        .topology
         .snapshotAsync()
         .thenCompose(
             s ->
@@ -46,7 +47,7 @@ final class QueueLifecycle {
     CompletableFuture<Void> checked =
         withJobs
             ? CompletableFuture.completedFuture(null)
-            : queue
+            : pages
                 .stats()
                 .thenAccept(
                     stats -> {
@@ -55,7 +56,7 @@ final class QueueLifecycle {
                       }
                     });
     return checked
-        .thenCompose(ok -> queue.topology.snapshotAsync())
+        .thenCompose(ok -> queue.snapshotAsync())
         .thenCompose(
             s ->
                 drop(s, withJobs, 0, 0)
@@ -67,7 +68,7 @@ final class QueueLifecycle {
                                 .thenCompose(version -> drop(s, withJobs, 0, jobs))
                                 .handle(
                                     (total, failure) -> {
-                                      queue.topology.forget();
+                                      queue.forget();
                                       if (failure == null) {
                                         return CompletableFuture.completedFuture(total);
                                       }

@@ -71,6 +71,11 @@ final class QueueTopology {
     this.defaults = defaults;
   }
 
+  /** The queue's name. */
+  String name() {
+    return name;
+  }
+
   /**
    * The queue's settings, read again (creating the queue with the client's defaults) when the copy
    * is older than the latest settings version this client knows of.

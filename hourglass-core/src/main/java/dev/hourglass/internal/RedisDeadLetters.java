@@ -16,23 +16,24 @@ import java.util.concurrent.CompletableFuture;
  */
 final class RedisDeadLetters {
   private static final int CHUNK = 1000;
-  private final RedisQueue queue;
+  private final QueueTopology queue;
   private final Store store;
+  private final JobPages pages;
 
-  RedisDeadLetters(RedisQueue queue, Store store) {
+  RedisDeadLetters(QueueTopology queue, Store store, JobPages pages) {
     this.queue = queue;
     this.store = store;
+    this.pages = pages;
   }
 
   /** A page of dead jobs, oldest death first across partitions ({@link JobPages}). */
   CompletableFuture<JobPage<byte[]>> list(String cursor, int limit) {
-    return queue.pages.page(JobState.DEAD, limit, cursor);
+    return pages.page(JobState.DEAD, limit, cursor);
   }
 
   CompletableFuture<Void> requeue(String id) {
     Names.id(id);
     return queue
-        .topology
         .snapshotAsync()
         .thenCompose(s -> store.deadRequeue(s.partitionOf(id), id))
         .thenAccept(
@@ -57,7 +58,7 @@ final class RedisDeadLetters {
   }
 
   private CompletableFuture<Long> inChunks(ChunkCall call) {
-    return queue.topology.snapshotAsync().thenCompose(s -> chunks(call, s.partitions(), 0, 0));
+    return queue.snapshotAsync().thenCompose(s -> chunks(call, s.partitions(), 0, 0));
   }
 
   /** Runs chunks on partition {@code p} until one takes less than a chunk, then on the next. */
@@ -70,6 +71,6 @@ final class RedisDeadLetters {
   }
 
   CompletableFuture<Long> count() {
-    return queue.stats().thenApply(QueueStats::dead);
+    return pages.stats().thenApply(QueueStats::dead);
   }
 }

@@ -26,18 +26,14 @@ final class RedisOutbox implements Outbox {
   static final int MAX_BOUND = 10_000_000;
   static final int MAX_READ = 10_000;
 
-  private final HourglassClient client;
+  private final Registry registry;
+  private final Outboxes outboxes;
+  private final QueueTopologies topologies;
 
-  RedisOutbox(HourglassClient client) {
-    this.client = client;
-  }
-
-  private Registry registry() {
-    return client.store.registry();
-  }
-
-  private Outboxes outboxes() {
-    return client.store.outboxes();
+  RedisOutbox(Registry registry, Outboxes outboxes, QueueTopologies topologies) {
+    this.registry = registry;
+    this.outboxes = outboxes;
+    this.topologies = topologies;
   }
 
   @Override
@@ -46,22 +42,22 @@ final class RedisOutbox implements Outbox {
       throw new InvalidArgumentException(
           "maxPerPartition", "must be 1 to " + MAX_BOUND + ", was " + maxPerPartition);
     }
-    Failures.await(registry().outboxBound(maxPerPartition));
+    Failures.await(registry.outboxBound(maxPerPartition));
     markEveryPartition(maxPerPartition);
   }
 
   @Override
   public void disable() {
-    Failures.await(registry().outboxBound(0));
+    Failures.await(registry.outboxBound(0));
     markEveryPartition(-1);
   }
 
   /** Queues created from now on read the new bound when created; those that exist are marked. */
   private void markEveryPartition(long bound) {
     List<CompletableFuture<?>> marks = new ArrayList<>();
-    for (String queue : registry().queueNames()) {
-      for (Partition p : client.engine(queue).topology.snapshot().partitions()) {
-        marks.add(outboxes().read(p, bound, 0));
+    for (String queue : registry.queueNames()) {
+      for (Partition p : topologies.of(queue).snapshot().partitions()) {
+        marks.add(outboxes.read(p, bound, 0));
       }
     }
     Failures.await(CompletableFuture.allOf(marks.toArray(CompletableFuture<?>[]::new)));
@@ -69,7 +65,7 @@ final class RedisOutbox implements Outbox {
 
   @Override
   public OptionalInt bound() {
-    long bound = Failures.await(registry().outboxBound());
+    long bound = Failures.await(registry.outboxBound());
     return bound > 0 ? OptionalInt.of((int) bound) : OptionalInt.empty();
   }
 
@@ -85,7 +81,7 @@ final class RedisOutbox implements Outbox {
       throw new InvalidArgumentException("max", "must be 1 to " + MAX_READ + ", was " + max);
     }
     // A queue deleted meanwhile is not created again by reading it.
-    return registry()
+    return registry
         .queueExistsAsync(name)
         .thenCompose(
             exists ->
@@ -94,9 +90,9 @@ final class RedisOutbox implements Outbox {
                     : partition(name, partition)
                         .thenCompose(
                             p ->
-                                registry()
+                                registry
                                     .outboxBound()
-                                    .thenCompose(bound -> outboxes().read(p, bound, max)))
+                                    .thenCompose(bound -> outboxes.read(p, bound, max)))
                         .thenApply(read -> finished(name, partition, read)));
   }
 
@@ -104,9 +100,8 @@ final class RedisOutbox implements Outbox {
     if (partition < 0) {
       throw new InvalidArgumentException("partition", "must be 0 or more, was " + partition);
     }
-    return client
-        .engine(queue)
-        .topology
+    return topologies
+        .of(queue)
         .snapshotAsync()
         .thenApply(
             s -> {
@@ -160,20 +155,20 @@ final class RedisOutbox implements Outbox {
     }
     List<String> ids = List.copyOf(recordIds);
     return partition(name, partition)
-        .thenCompose(p -> outboxes().remove(p, ids))
+        .thenCompose(p -> outboxes.remove(p, ids))
         .thenApply(n -> null);
   }
 
   @Override
   public OutboxSize size(String queue) {
     String name = Names.queue(queue);
-    if (!registry().queueExists(name)) {
+    if (!registry.queueExists(name)) {
       return new OutboxSize(0, 0);
     }
     long waiting = 0;
     long dropped = 0;
-    for (Partition p : client.engine(name).topology.snapshot().partitions()) {
-      OutboxRead read = Failures.await(outboxes().read(p, 0, 0));
+    for (Partition p : topologies.of(name).snapshot().partitions()) {
+      OutboxRead read = Failures.await(outboxes.read(p, 0, 0));
       waiting += read.waiting();
       dropped += read.dropped();
     }

@@ -1,31 +1,32 @@
 package dev.hourglass.internal;
 
-import dev.hourglass.Backoff;
 import dev.hourglass.Delivery;
+import dev.hourglass.EnqueueResult;
+import dev.hourglass.HourglassBuilder;
 import dev.hourglass.InvalidArgumentException;
+import dev.hourglass.JobHandler;
 import dev.hourglass.JobInfo;
 import dev.hourglass.JobNotFoundException;
+import dev.hourglass.JobPage;
 import dev.hourglass.JobSpec;
 import dev.hourglass.JobState;
-import dev.hourglass.JobStateException;
 import dev.hourglass.Nack;
 import dev.hourglass.NackResult;
 import dev.hourglass.QueueSettings;
 import dev.hourglass.QueueStats;
+import dev.hourglass.Worker;
+import dev.hourglass.WorkerOptions;
 import dev.hourglass.internal.QueueTopology.Snapshot;
-import dev.hourglass.internal.store.Partition;
-import dev.hourglass.internal.store.RecordCodec;
-import dev.hourglass.internal.store.Replies.Counts;
-import dev.hourglass.internal.store.Status;
+import dev.hourglass.internal.store.ServerClock;
+import dev.hourglass.internal.store.Store;
 import dev.hourglass.spi.PayloadCodec;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ScheduledExecutorService;
 
 /**
  * The engine of one queue, shared by every handle on it whatever its payload type: each operation
@@ -33,46 +34,50 @@ import org.slf4j.LoggerFactory;
  * checked before anything is sent, and thrown at once. {@link QueueHandle} is the public face.
  */
 final class RedisQueue {
-  private static final Logger log = LoggerFactory.getLogger(RedisQueue.class);
   private static final Duration MAX_CLAIM_WAIT = Duration.ofHours(1);
 
-  private final HourglassClient client;
   private final String name;
-  final QueueTopology topology;
-  final Settlements settlements;
-  final Enqueues enqueues;
-  final RedisDeadLetters dead;
-  final Claims claims;
-  final JobPages pages;
-  final QueueLifecycle lifecycle;
-  final QueueHandle<byte[]> bytes;
+  private final QueueTopology topology;
+  private final Store store;
+  private final ServerClock clock;
+  private final HourglassBuilder.Config config;
+  private final Promoters promoters;
+  private final Workers workers;
+  private final Executor callbacks;
+  private final ScheduledExecutorService timer;
+  private final JobsById byId;
+  private final Settlements settlements;
+  private final Enqueues enqueues;
+  private final RedisDeadLetters dead;
+  private final Claims claims;
+  private final ClaimLoop.Sources loops;
+  private final JobPages pages;
+  private final QueueLifecycle lifecycle;
+  private volatile ClaimWaiters waiters; // made on the first long poll
 
-  RedisQueue(HourglassClient client, String name) {
-    this.client = client;
-    this.name = name;
-    this.topology =
-        new QueueTopology(
-            name,
-            client.store.registry(),
-            client.store.outboxes(),
-            client.store.keys(),
-            client.settingsVersions,
-            client.config.defaultQueueSettings());
-    this.enqueues = new Enqueues(client, name, topology);
-    this.settlements = new Settlements(client, name, topology);
-    this.dead = new RedisDeadLetters(this, client.store);
-    this.claims = new Claims(client, this);
-    this.pages = new JobPages(this, client.store);
-    this.lifecycle = new QueueLifecycle(this, client.store);
-    this.bytes = new QueueHandle<>(this, PayloadCodec.bytes());
+  RedisQueue(QueueTopology topology, QueueServices c) {
+    this.name = topology.name();
+    this.topology = topology;
+    this.store = c.store();
+    this.clock = c.clock();
+    this.config = c.config();
+    this.promoters = c.promoters();
+    this.workers = c.workers();
+    this.callbacks = c.callbacks();
+    this.timer = c.timer();
+    JobViews views = new JobViews(topology);
+    this.byId = new JobsById(topology, store, clock, config, views);
+    this.enqueues = new Enqueues(topology, store, clock, config, c.ids(), callbacks);
+    this.settlements = new Settlements(topology, store.deliveries(), clock, config, callbacks);
+    this.pages = new JobPages(topology, store, views);
+    this.dead = new RedisDeadLetters(topology, store, pages);
+    this.claims = new Claims(topology, store.deliveries(), c.random(), views);
+    this.loops = new ClaimLoop.Sources(claims, store, clock, c.commandTimeout());
+    this.lifecycle = new QueueLifecycle(topology, store, pages);
   }
 
   String name() {
     return name;
-  }
-
-  HourglassClient client() {
-    return client;
   }
 
   CompletableFuture<QueueSettings> settings() {
@@ -89,143 +94,94 @@ final class RedisQueue {
   // ---- inspect and admin ----
 
   CompletableFuture<Optional<JobInfo<byte[]>>> get(String id) {
-    return read(id, false);
-  }
-
-  private CompletableFuture<Optional<JobInfo<byte[]>>> read(String id, boolean evenExpired) {
-    Names.id(id);
-    return topology
-        .snapshotAsync()
-        .thenCompose(s -> client.store.get(s.partitionOf(id), id, evenExpired))
-        .thenApply(
-            f -> {
-              if (f.status() != Status.OK) {
-                return Optional.empty();
-              }
-              JobState state = JobState.fromLabel(f.state());
-              return Optional.of(
-                  info(
-                      id,
-                      state,
-                      f.record(),
-                      state == JobState.INFLIGHT ? f.atMs() : 0,
-                      state == JobState.DEAD ? f.atMs() : 0));
-            });
-  }
-
-  /** The job's own backoff, or its queue's default (from the cached settings: never blocks). */
-  Backoff backoffOf(RecordCodec.Decoded r) {
-    return r.backoff() != null ? r.backoff() : topology.cached().settings().backoff();
-  }
-
-  JobInfo<byte[]> info(
-      String id, JobState state, RecordCodec.Decoded r, long leaseUntil, long diedAt) {
-    return new JobInfo<>(
-        name,
-        id,
-        state,
-        Instant.ofEpochMilli(r.due()),
-        r.attempts(),
-        r.maxAttempts(),
-        Instant.ofEpochMilli(r.created()),
-        r.expireAt() > 0 ? Optional.of(Instant.ofEpochMilli(r.expireAt())) : Optional.empty(),
-        leaseUntil > 0 ? Optional.of(Instant.ofEpochMilli(leaseUntil)) : Optional.empty(),
-        diedAt > 0 ? Optional.of(Instant.ofEpochMilli(diedAt)) : Optional.empty(),
-        Duration.ofMillis(r.visibilityMs()),
-        backoffOf(r),
-        r.lastError().isEmpty() ? Optional.empty() : Optional.of(r.lastError()),
-        r.toPayload());
+    return byId.get(id);
   }
 
   CompletableFuture<Boolean> cancel(String id) {
-    Names.id(id);
-    return topology
-        .snapshotAsync()
-        .thenCompose(
-            s -> client.store.cancel(s.partitionOf(id), id, client.replicaAcks(s.settings())))
-        .thenApply(
-            status ->
-                switch (status) {
-                  case OK -> true;
-                  case NOT_FOUND -> false;
-                  case INFLIGHT ->
-                      throw new JobStateException(name, id, JobState.INFLIGHT, "cancel");
-                  default ->
-                      throw new IllegalStateException("unexpected cancel status for queue " + name);
-                });
+    return byId.cancel(id);
   }
 
   CompletableFuture<JobInfo<byte[]>> reschedule(String id, Duration delay) {
-    if (delay == null || delay.isNegative()) {
-      throw new InvalidArgumentException("delay", "must be zero or positive");
-    }
-    return reschedule(id, true, delay.toMillis(), client.serverClock.nowMs() + delay.toMillis());
+    return byId.reschedule(id, delay);
   }
 
   CompletableFuture<JobInfo<byte[]>> reschedule(String id, Instant runAt) {
-    if (runAt == null) {
-      throw new InvalidArgumentException("runAt", "is required");
-    }
-    JobSpec.Builder.checkRunAt(runAt);
-    return reschedule(id, false, runAt.toEpochMilli(), runAt.toEpochMilli());
+    return byId.reschedule(id, runAt);
   }
 
-  private CompletableFuture<JobInfo<byte[]>> reschedule(
-      String id, boolean relative, long time, long estimatedDue) {
-    Names.id(id);
-    return topology
-        .snapshotAsync()
-        .thenCompose(
-            s ->
-                client.store.reschedule(
-                    s.partitionOf(id),
-                    id,
-                    relative,
-                    time,
-                    s.slotStart(estimatedDue),
-                    s.lookaheadMs()))
-        .thenApply(
-            r ->
-                switch (r.status()) {
-                  // From the script's own reply: a consumer may take the job the moment the
-                  // script ends.
-                  case OK -> info(id, JobState.fromLabel(r.state()), r.record(), 0, 0);
-                  case NOT_FOUND -> throw new JobNotFoundException(name, id);
-                  case INFLIGHT ->
-                      throw new JobStateException(name, id, JobState.INFLIGHT, "reschedule");
-                  case DEAD -> throw new JobStateException(name, id, JobState.DEAD, "reschedule");
-                  default ->
-                      throw new IllegalStateException("unexpected reschedule status for " + name);
-                });
-  }
-
-  /** One promotion pass, run off the caller's thread (it may wait for a partition's lock). */
+  /**
+   * One promotion pass over every partition, run off the caller's thread (it may wait for a
+   * partition's lock). For tests, which drive promotion themselves.
+   */
   CompletableFuture<Long> promote() {
-    return CompletableFuture.supplyAsync(() -> client.promoters.promoteNow(this), client.callbacks);
+    return CompletableFuture.supplyAsync(() -> promoters.promoteNow(topology), callbacks);
   }
 
   CompletableFuture<QueueStats> stats() {
-    return topology
-        .snapshotAsync()
-        .thenCompose(
-            s -> {
-              List<CompletableFuture<Counts>> replies = new ArrayList<>();
-              for (Partition part : s.partitions()) {
-                replies.add(client.store.stats(part));
-              }
-              return CompletableFuture.allOf(replies.toArray(CompletableFuture[]::new))
-                  .thenApply(
-                      done ->
-                          QueueCounts.sum(
-                              name, replies.stream().map(CompletableFuture::join).toList()));
-            });
+    return pages.stats();
+  }
+
+  CompletableFuture<JobPage<byte[]>> jobs(JobState state, int limit, String cursor) {
+    return pages.page(state, limit, cursor);
+  }
+
+  CompletableFuture<List<Long>> dueWithin(List<Duration> horizons) {
+    return pages.dueWithin(horizons);
+  }
+
+  /** Pauses ({@code true}) or resumes every partition's deliveries. */
+  CompletableFuture<Void> pause(boolean paused) {
+    return lifecycle.pause(paused);
+  }
+
+  /** Deletes the queue (see {@link QueueLifecycle#delete}); the future holds the jobs deleted. */
+  CompletableFuture<Long> delete(boolean withJobs) {
+    return lifecycle.delete(withJobs);
+  }
+
+  RedisDeadLetters dead() {
+    return dead;
+  }
+
+  // ---- produce ----
+
+  /** One job; a duplicate id fails the future with {@code DuplicateJobException}. */
+  CompletableFuture<EnqueueResult> enqueue(JobSpec spec) {
+    return enqueues.unique(spec);
+  }
+
+  /** One job; a duplicate id is a result with {@code created() == false}. */
+  CompletableFuture<EnqueueResult> enqueueIfAbsent(JobSpec spec) {
+    return enqueues.one(spec);
+  }
+
+  CompletableFuture<List<EnqueueResult>> enqueueAll(List<JobSpec> specs) {
+    return enqueues.all(specs);
   }
 
   // ---- consume ----
 
   /** Ends long-poll waits and stops their watchers; the client calls this when it closes. */
   void close() {
-    claims.close();
+    ClaimWaiters w = waiters;
+    if (w != null) {
+      w.close();
+    }
+  }
+
+  /** Starts a worker of this queue; see {@link dev.hourglass.Queue#worker}. */
+  <T> Worker worker(PayloadCodec<T> codec, JobHandler<T> handler, WorkerOptions options) {
+    if (handler == null) {
+      throw new InvalidArgumentException("handler", "is required");
+    }
+    if (options == null) {
+      throw new InvalidArgumentException("options", "is required");
+    }
+    promoters.ensure(topology);
+    return workers.start(
+        closed ->
+            new WorkerImpl<>(
+                topology, loops, settlements, callbacks, closed, codec, handler, options));
   }
 
   CompletableFuture<List<Delivery<byte[]>>> claim(int max, Duration visibility, Duration wait) {
@@ -233,11 +189,24 @@ final class RedisQueue {
     if (wait == null || wait.isNegative() || wait.compareTo(MAX_CLAIM_WAIT) > 0) {
       throw new InvalidArgumentException("wait", "must be between 0 and 1 h, was " + wait);
     }
-    client.promoters.ensure(this);
+    promoters.ensure(topology);
     if (wait.isZero()) {
       return claims.any(max, visibility);
     }
-    return claims.waitFor(max, visibility, wait);
+    return waiters().claim(max, visibility, wait);
+  }
+
+  private ClaimWaiters waiters() {
+    ClaimWaiters w = waiters;
+    if (w == null) {
+      synchronized (this) {
+        if (waiters == null) {
+          waiters = new ClaimWaiters(topology, claims, settlements, store, callbacks, timer);
+        }
+        w = waiters;
+      }
+    }
+    return w;
   }
 
   /**
@@ -245,17 +214,7 @@ final class RedisQueue {
    * the attempt not counted. A failure leaves them to their lease.
    */
   void handBack(List<Delivery<byte[]>> got) {
-    for (Delivery<byte[]> d : got) {
-      settlements
-          .release(d.id(), d.receipt())
-          .whenComplete(
-              (ok, error) -> {
-                if (error != null) {
-                  log.debug(
-                      "job {} in {} comes back by its lease: {}", d.id(), name, error.toString());
-                }
-              });
-    }
+    settlements.handBack(got);
   }
 
   private static void checkClaim(int max, Duration visibility) {
@@ -279,7 +238,7 @@ final class RedisQueue {
     }
     // The backoff needs the job's attempt count: read it (past its ttl too: until swept, its
     // lease holds it, as for a nack with a delay). The script re-checks the receipt.
-    return read(id, true)
+    return byId.read(id, true)
         .thenCompose(
             job -> {
               JobInfo<byte[]> j = job.orElseThrow(() -> new JobNotFoundException(name, id));

@@ -1,12 +1,16 @@
 package dev.hourglass.internal;
 
 import dev.hourglass.Backoff;
+import dev.hourglass.Delivery;
+import dev.hourglass.HourglassBuilder;
 import dev.hourglass.JobNotFoundException;
 import dev.hourglass.NackResult;
 import dev.hourglass.StaleReceiptException;
 import dev.hourglass.internal.QueueTopology.Snapshot;
+import dev.hourglass.internal.store.Deliveries;
 import dev.hourglass.internal.store.Deliveries.Receipt;
 import dev.hourglass.internal.store.Partition;
+import dev.hourglass.internal.store.ServerClock;
 import dev.hourglass.internal.store.Status;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -14,7 +18,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadLocalRandom;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * How one queue's deliveries end or last: ack (concurrent acks of one partition share script calls,
@@ -23,17 +30,30 @@ import java.util.concurrent.ThreadLocalRandom;
 final class Settlements {
   private static final int ACK_BATCH = 500;
 
-  private final HourglassClient client;
+  private static final Logger log = LoggerFactory.getLogger(Settlements.class);
+
   private final String queue;
   private final QueueTopology topology;
+  private final Deliveries deliveries;
+  private final ServerClock clock;
+  private final HourglassBuilder.Config config;
+  private final Executor callbacks;
 
   /** Per partition, keyed by the partition itself (see {@code Enqueues}'s batchers). */
   private final Map<Partition, CallBatcher<Receipt, Void>> ackBatchers = new ConcurrentHashMap<>();
 
-  Settlements(HourglassClient client, String queue, QueueTopology topology) {
-    this.client = client;
-    this.queue = queue;
+  Settlements(
+      QueueTopology topology,
+      Deliveries deliveries,
+      ServerClock clock,
+      HourglassBuilder.Config config,
+      Executor callbacks) {
+    this.queue = topology.name();
     this.topology = topology;
+    this.deliveries = deliveries;
+    this.clock = clock;
+    this.config = config;
+    this.callbacks = callbacks;
   }
 
   CompletableFuture<Void> ack(String id, String receipt) {
@@ -50,7 +70,7 @@ final class Settlements {
                       k ->
                           new CallBatcher<Receipt, Void>(
                               acks -> sendAcks(part, acks),
-                              client.callbacks,
+                              callbacks,
                               ACK_BATCH,
                               s.inFlightPerPartition(CallBatcher.MAX_IN_FLIGHT)))
                   .submit(new Receipt(id, receipt));
@@ -59,9 +79,8 @@ final class Settlements {
 
   /** One ack script call; per delivery null (acked) or the refusal. */
   private CompletableFuture<List<Object>> sendAcks(Partition part, List<Receipt> acks) {
-    return client
-        .deliveries
-        .ack(part, acks, client.replicaAcks(topology.cached().settings()))
+    return deliveries
+        .ack(part, acks, config.replicaAcksFor(topology.cached().settings()))
         .thenApply(
             statuses -> {
               List<Object> out = new ArrayList<>(acks.size());
@@ -81,10 +100,9 @@ final class Settlements {
       String id, String receipt, String error, long delayMs, boolean kill) {
     Snapshot s = topology.cached();
     Partition part = s.partitionOf(id);
-    long slotStart = s.slotStart(client.serverClock.nowMs() + delayMs);
+    long slotStart = s.slotStart(clock.nowMs() + delayMs);
     String text = Settler.oneLine(error); // a last error is one line of at most 1,000 characters
-    return client
-        .deliveries
+    return deliveries
         .nack(
             part,
             new Receipt(id, receipt),
@@ -93,7 +111,7 @@ final class Settlements {
             kill,
             slotStart,
             s.lookaheadMs(),
-            client.replicaAcks(s.settings()))
+            config.replicaAcksFor(s.settings()))
         .thenApply(
             r -> {
               check(r.status(), id);
@@ -103,8 +121,7 @@ final class Settlements {
 
   CompletableFuture<Instant> extend(String id, String receipt, long visibilityMs) {
     Partition part = topology.cached().partitionOf(id);
-    return client
-        .deliveries
+    return deliveries
         .extend(part, new Receipt(id, receipt), visibilityMs)
         .thenApply(
             r -> {
@@ -113,11 +130,27 @@ final class Settlements {
             });
   }
 
+  /**
+   * Hands back deliveries whose claim was given up before they reached anyone: ready again at once,
+   * the attempt not counted. A failure leaves them to their lease.
+   */
+  void handBack(List<Delivery<byte[]>> got) {
+    for (Delivery<byte[]> d : got) {
+      release(d.id(), d.receipt())
+          .whenComplete(
+              (ok, error) -> {
+                if (error != null) {
+                  log.debug(
+                      "job {} in {} comes back by its lease: {}", d.id(), queue, error.toString());
+                }
+              });
+    }
+  }
+
   /** Hands back a delivery that was never started: ready again, the attempt not counted. */
   CompletableFuture<Void> release(String id, String receipt) {
     Partition part = topology.cached().partitionOf(id);
-    return client
-        .deliveries
+    return deliveries
         .release(part, new Receipt(id, receipt))
         .thenAccept(status -> check(status, id));
   }

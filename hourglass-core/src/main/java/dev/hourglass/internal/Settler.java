@@ -25,14 +25,17 @@ final class Settler {
   private static final long[] RETRY_MS = {50, 200, 1000};
   private static final int MAX_ERROR_LINE = 1000;
 
-  private final RedisQueue queue;
+  private final String queue;
+  private final Settlements settlements;
   private final ScheduledExecutorService timer;
   private final Executor callbacks;
   // Settlements sent but not answered yet; also the monitor awaitSettled() waits on.
   private final AtomicInteger settling = new AtomicInteger();
 
-  Settler(RedisQueue queue, ScheduledExecutorService timer, Executor callbacks) {
+  Settler(
+      String queue, Settlements settlements, ScheduledExecutorService timer, Executor callbacks) {
     this.queue = queue;
+    this.settlements = settlements;
     this.timer = timer;
     this.callbacks = callbacks;
   }
@@ -51,7 +54,7 @@ final class Settler {
     CompletableFuture<?> call;
     try {
       if (outcome.ack()) {
-        call = queue.settlements.ack(job.id(), job.receipt());
+        call = settlements.ack(job.id(), job.receipt());
       } else {
         long delay =
             outcome.kill()
@@ -59,8 +62,7 @@ final class Settler {
                 : outcome.delayMs() >= 0
                     ? outcome.delayMs()
                     : Settlements.backoffDelay(job.backoff(), job.attempt());
-        call =
-            queue.settlements.nack(job.id(), job.receipt(), outcome.error(), delay, outcome.kill());
+        call = settlements.nack(job.id(), job.receipt(), outcome.error(), delay, outcome.kill());
       }
     } catch (RuntimeException e) {
       call = CompletableFuture.failedFuture(e);
@@ -88,7 +90,7 @@ final class Settler {
       log.warn(
           "job {} in {} finished after its lease was lost; another delivery owns it: {}",
           job.id(),
-          queue.name(),
+          queue,
           e.getMessage());
       return false;
     }
@@ -97,7 +99,7 @@ final class Settler {
       log.warn(
           "job {} in {} is settled on the master, but its replica acknowledgement failed: {}",
           job.id(),
-          queue.name(),
+          queue,
           e.getMessage());
       return false;
     }
@@ -112,10 +114,7 @@ final class Settler {
       }
     }
     log.error(
-        "could not settle job {} in {}; it will come back when its lease ends",
-        job.id(),
-        queue.name(),
-        e);
+        "could not settle job {} in {}; it will come back when its lease ends", job.id(), queue, e);
     return false;
   }
 
@@ -136,7 +135,7 @@ final class Settler {
   private void sendHandBack(Delivery<?> job) {
     CompletableFuture<Void> call;
     try {
-      call = queue.settlements.release(job.id(), job.receipt());
+      call = settlements.release(job.id(), job.receipt());
     } catch (RuntimeException e) {
       call = CompletableFuture.failedFuture(e);
     }
@@ -146,7 +145,7 @@ final class Settler {
             log.warn(
                 "could not hand back job {} in {}; it comes back when its lease ends: {}",
                 job.id(),
-                queue.name(),
+                queue,
                 Failures.translate(error).getMessage());
           }
           settled();

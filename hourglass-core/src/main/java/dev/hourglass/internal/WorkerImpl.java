@@ -11,11 +11,13 @@ import dev.hourglass.spi.PayloadCodec;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Executor;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,15 +27,17 @@ import org.slf4j.LoggerFactory;
  * waiting for a thread. The {@link LeaseKeeper} keeps every held job's lease, waiting or running; a
  * job that has not started when the worker closes is handed back instead of run.
  */
-final class WorkerImpl<T> implements Worker {
+final class WorkerImpl<T> implements Worker, ClaimLoop.Target {
   private static final Logger log = LoggerFactory.getLogger(WorkerImpl.class);
   private static final Duration SETTLE_GRACE = Duration.ofSeconds(1);
 
   /** The longest a prefetched job should wait for a thread, at the handlers' measured speed. */
   private static final Duration MAX_PREFETCH_WAIT = Duration.ofSeconds(1);
 
-  private final HourglassClient client;
-  private final RedisQueue queue;
+  private final QueueTopology topology;
+  private final String queue;
+  private final ClaimLoop.Sources sources;
+  private final Consumer<WorkerImpl<?>> onClosed;
   private final PayloadCodec<T> codec;
   private final JobHandler<T> handler;
   private final WorkerOptions options;
@@ -48,21 +52,30 @@ final class WorkerImpl<T> implements Worker {
   private volatile boolean running = true;
   private volatile boolean abandoned;
 
+  /**
+   * A worker of the queue of {@code topology}, not started; {@code onClosed} runs once when it has
+   * closed.
+   */
   WorkerImpl(
-      HourglassClient client,
-      RedisQueue queue,
+      QueueTopology topology,
+      ClaimLoop.Sources sources,
+      Settlements settlements,
+      Executor callbacks,
+      Consumer<WorkerImpl<?>> onClosed,
       PayloadCodec<T> codec,
       JobHandler<T> handler,
       WorkerOptions options) {
-    this.client = client;
-    this.queue = queue;
+    this.topology = topology;
+    this.queue = topology.name();
+    this.sources = sources;
+    this.onClosed = onClosed;
     this.codec = codec;
     this.handler = handler;
     this.options = options;
     Duration visibility =
         options.visibility() != null
             ? options.visibility()
-            : queue.topology.snapshot().settings().visibility();
+            : topology.snapshot().settings().visibility();
     Duration wait = visibility.dividedBy(4);
     this.capacity =
         new Capacity(
@@ -76,23 +89,21 @@ final class WorkerImpl<T> implements Worker {
             0,
             TimeUnit.MILLISECONDS,
             new LinkedBlockingQueue<>(),
-            DaemonThreads.numbered("hourglass-worker-" + queue.name()));
+            DaemonThreads.numbered("hourglass-worker-" + queue));
     this.timer =
-        new ScheduledThreadPoolExecutor(
-            1, DaemonThreads.numbered("hourglass-lease-" + queue.name()));
+        new ScheduledThreadPoolExecutor(1, DaemonThreads.numbered("hourglass-lease-" + queue));
     // The lease keeper re-arms one sweep task, cancelling the one before when it must run sooner:
     // cancelled tasks leave the queue at once.
     timer.setRemoveOnCancelPolicy(true);
-    this.leases = new LeaseKeeper(queue, timer);
-    this.settler = new Settler(queue, timer, client.callbacks);
+    this.leases = new LeaseKeeper(queue, settlements, timer);
+    this.settler = new Settler(queue, settlements, timer, callbacks);
   }
 
   void start() {
-    client.promoters.ensure(queue);
-    QueueTopology.Snapshot s = queue.topology.snapshot();
+    QueueTopology.Snapshot s = topology.snapshot();
     int inFlight = s.inFlightPerPartition(ClaimLoop.MAX_CLAIMS_IN_FLIGHT);
     for (Partition part : s.partitions()) {
-      ClaimLoop loop = new ClaimLoop(client, queue, part, inFlight, this);
+      ClaimLoop loop = sources.loop(queue, part, options, inFlight, this);
       loops.add(loop);
       loop.start();
     }
@@ -100,7 +111,7 @@ final class WorkerImpl<T> implements Worker {
 
   @Override
   public String queue() {
-    return queue.name();
+    return queue;
   }
 
   @Override
@@ -108,20 +119,18 @@ final class WorkerImpl<T> implements Worker {
     return inFlight.get();
   }
 
-  boolean running() {
+  @Override
+  public boolean running() {
     return running;
   }
 
-  WorkerOptions options() {
-    return options;
-  }
-
-  /** Blocks until the worker may take at least one more job, then takes up to {@code max}. */
-  int acquire(int max) throws InterruptedException {
+  @Override
+  public int acquire(int max) throws InterruptedException {
     return capacity.acquire(max);
   }
 
-  void release(int n) {
+  @Override
+  public void release(int n) {
     capacity.release(n);
   }
 
@@ -130,7 +139,8 @@ final class WorkerImpl<T> implements Worker {
    * thread. Never blocks (it runs on Lettuce's event loop). {@code clock} is the estimate of the
    * clock of the server that leased it (its partition's), against which its lease deadline counts.
    */
-  void dispatch(Delivery<byte[]> job, ServerClock clock) {
+  @Override
+  public void dispatch(Delivery<byte[]> job, ServerClock clock) {
     if (!running) {
       // Closing: start nothing new, return the lease at once.
       capacity.release(1);
@@ -194,20 +204,29 @@ final class WorkerImpl<T> implements Worker {
       settler.handBack(job);
       return;
     }
-    long leaseUntil = kept != null ? kept.leaseUntilMs : job.leaseUntil().toEpochMilli();
-    if (leaseUntil <= clock.nowMs() || (kept != null && kept.lost)) {
+    long leaseUntil = kept != null ? kept.leaseUntilMs() : job.leaseUntil().toEpochMilli();
+    if (leaseUntil <= clock.nowMs() || (kept != null && kept.lost())) {
       // Its lease ran out (or was lost) while it waited: the job comes back by lease (or did
       // already), and running it now could run it twice.
       log.warn(
           "job {} in {} waited for a handler thread past its lease and was not started; it comes"
               + " back by lease",
           job.id(),
-          queue.name());
+          queue);
       left(kept);
       return;
     }
     long started = System.nanoTime();
-    Outcome outcome = run(job);
+    Outcome outcome;
+    try {
+      outcome = run(job);
+    } catch (VirtualMachineError fatal) {
+      // The JVM failed (out of memory, say), not the job: nothing is settled, so the attempt is
+      // not counted against it, and it comes back when its lease lapses. The error goes on to the
+      // handler thread's uncaught-exception handler.
+      left(kept);
+      throw fatal;
+    }
     capacity.handled(System.nanoTime() - started);
     if (kept != null) {
       leases.finish(kept);
@@ -224,6 +243,8 @@ final class WorkerImpl<T> implements Worker {
   /**
    * Decodes the payload and runs the handler. A payload the codec refuses never reaches the
    * handler: retrying cannot make it decodable, so the job goes dead with the decoder's message.
+   * Anything else the decoder or the handler throws fails the attempt, except a {@link
+   * VirtualMachineError}, which is thrown on.
    */
   private Outcome run(Delivery<byte[]> job) {
     Delivery<T> delivery = job.as(codec);
@@ -231,14 +252,18 @@ final class WorkerImpl<T> implements Worker {
     try {
       payload = delivery.payload().value();
     } catch (PayloadDecodingException e) {
-      log.warn("job {} in {} went dead: {}", job.id(), queue.name(), e.getMessage());
+      log.warn("job {} in {} went dead: {}", job.id(), queue, e.getMessage());
       return Outcome.dead(e.getMessage());
+    } catch (VirtualMachineError fatal) {
+      throw fatal;
     } catch (Throwable t) {
       return Outcome.failed(t); // e.g. the payload class failed to load: retried by the backoff
     }
     WorkerJob<T> typed = new WorkerJob<>(delivery, payload);
     try {
       handler.handle(typed);
+    } catch (VirtualMachineError fatal) {
+      throw fatal;
     } catch (Throwable t) {
       return Outcome.failed(t);
     }
@@ -271,7 +296,7 @@ final class WorkerImpl<T> implements Worker {
         handBackWaiting(handlers.shutdownNow());
         log.warn(
             "worker of {} closed with {} handlers still running; their jobs come back by lease",
-            queue.name(),
+            queue,
             inFlight.get());
         // Acks already sent by handlers that did finish get a short grace to land.
         settler.awaitSettled(System.nanoTime() + SETTLE_GRACE.toNanos());
@@ -282,7 +307,7 @@ final class WorkerImpl<T> implements Worker {
       Thread.currentThread().interrupt();
     } finally {
       timer.shutdownNow();
-      client.workerClosed(this);
+      onClosed.accept(this);
     }
   }
 }

@@ -45,10 +45,15 @@ class DeliveryConnectionTest {
       for (String id : List.of("a", "b", "c")) {
         q.enqueue(JobSpec.builder().id(id).payload("payload-" + id).build());
       }
-      q.promote(); // loads the queue's settings and the scripts while the shared connection is free
+      Promotions.now(
+          q); // loads the queue's settings and the scripts while the shared connection is free
 
       CompletableFuture<?> held =
-          client.redis.async().blpop(25, HOLD).toCompletableFuture(); // holds the shared connection
+          client
+              .redis()
+              .async()
+              .blpop(25, HOLD)
+              .toCompletableFuture(); // holds the shared connection
       awaitBlockedClients(client, 1);
       CompletableFuture<?> enqueue =
           q.enqueueAsync(JobSpec.builder().id("d").payload("payload-d").build());
@@ -61,19 +66,15 @@ class DeliveryConnectionTest {
       q.extend(got.get(0).id(), got.get(0).receipt(), Duration.ofSeconds(60));
       q.ack(got.get(0).id(), got.get(0).receipt());
       q.nack(got.get(1).id(), got.get(1).receipt(), Nack.retryAfter(Duration.ofHours(1), "later"));
-      ((QueueHandle<byte[]>) q)
-          .engine()
-          .settlements
-          .release(got.get(2).id(), got.get(2).receipt())
-          .get(10, TimeUnit.SECONDS);
-      q.promote();
+      q.releaseAsync(got.get(2).id(), got.get(2).receipt()).get(10, TimeUnit.SECONDS);
+      Promotions.now(q);
 
       assertThat(held).as("the shared connection is still held by its BLPOP").isNotDone();
       assertThat(enqueue)
           .as("an enqueue does wait behind it: it uses the shared connection")
           .isNotDone();
 
-      client.redis.deliveryAsync().lpush(HOLD, "go".getBytes(StandardCharsets.UTF_8));
+      client.redis().deliveryAsync().lpush(HOLD, "go".getBytes(StandardCharsets.UTF_8));
       held.get(10, TimeUnit.SECONDS);
       enqueue.get(10, TimeUnit.SECONDS);
       assertThat(q.get("d")).isPresent();
@@ -87,7 +88,7 @@ class DeliveryConnectionTest {
         .until(
             () ->
                 client
-                    .redis
+                    .redis()
                     .deliveryAsync()
                     .info("clients")
                     .get(10, TimeUnit.SECONDS)

@@ -32,6 +32,7 @@ import dev.hourglass.Nack;
 import dev.hourglass.NackResult;
 import dev.hourglass.Queue;
 import dev.hourglass.StaleReceiptException;
+import dev.hourglass.internal.Promotions;
 import dev.hourglass.model.Choices.Due;
 import dev.hourglass.model.Choices.Fail;
 import dev.hourglass.model.Choices.FailKind;
@@ -548,13 +549,13 @@ public final class Steps {
     }
   }
 
-  /** One promoter pass over every partition ({@link Queue#promote()}). */
+  /** One promoter pass over every partition ({@link Promotions#now}). */
   public record Promote() implements Step {
     @Override
     public Action prepare(Run run, World reference) {
       return (queue, client) -> {
         long before = now();
-        Result<Long> r = Result.of(queue::promote);
+        Result<Long> r = Result.of(() -> Promotions.now(queue));
         long after = now();
         run.coverage.label("promote:" + outcome(r));
         return call(

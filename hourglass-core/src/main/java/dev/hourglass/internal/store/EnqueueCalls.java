@@ -85,7 +85,7 @@ final class EnqueueCalls {
     if (dictionary == null) {
       call.argv().add("").add("");
     } else {
-      call.argv().add(Long.toString(dictionary.id)).add(payloads.installing(p, dictionary));
+      call.argv().add(Long.toString(dictionary.id())).add(payloads.installing(p, dictionary));
     }
     return runner
         .run(fresh ? Script.ENQUEUE_FRESH : Script.ENQUEUE, call.keys(), call.argv(), replicas)
@@ -120,7 +120,7 @@ final class EnqueueCalls {
     ZstdDictionary d = null;
     for (NewJob j : jobs) {
       if (j.dictionary() != null) {
-        if (d != null && d.id != j.dictionary().id) {
+        if (d != null && d.id() != j.dictionary().id()) {
           throw new IllegalStateException("one enqueue with two zstd dictionaries");
         }
         d = j.dictionary();

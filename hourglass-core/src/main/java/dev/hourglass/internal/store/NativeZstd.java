@@ -103,19 +103,13 @@ final class NativeZstd extends Zstd {
     if (d == null) {
       return plain;
     }
-    Object p = d.prepared;
-    if (p == null) {
-      synchronized (d) {
-        p = d.prepared;
-        if (p == null) {
+    return d.prepared(
+        bytes -> {
           Prepared made =
-              new Prepared(new ZstdDictCompress(d.bytes, LEVEL), new ZstdDictDecompress(d.bytes));
+              new Prepared(new ZstdDictCompress(bytes, LEVEL), new ZstdDictDecompress(bytes));
           CLEANER.register(d, made::close);
-          d.prepared = p = made;
-        }
-      }
-    }
-    return (Prepared) p;
+          return made;
+        });
   }
 
   /** Contexts of one kind waiting for a thread: at most {@link #POOLED}, the rest closed. */

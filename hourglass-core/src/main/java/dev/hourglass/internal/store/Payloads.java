@@ -154,18 +154,18 @@ public final class Payloads {
 
   /** The argument that installs {@code d} in partition {@code p}: empty once it holds it. */
   byte[] installing(Partition p, ZstdDictionary d) {
-    return installed.contains(key(p, d.id)) ? new byte[0] : d.bytes;
+    return installed.contains(key(p, d.id())) ? new byte[0] : d.bytes();
   }
 
   /** Partition {@code p} holds {@code d} now. */
   void installed(Partition p, ZstdDictionary d) {
-    installed.add(key(p, d.id));
+    installed.add(key(p, d.id()));
     remember(p, d);
   }
 
   /** Partition {@code p} turned out not to hold {@code d} (deleted, or lost with a failover). */
   void uninstalled(Partition p, ZstdDictionary d) {
-    installed.remove(key(p, d.id));
+    installed.remove(key(p, d.id()));
   }
 
   /** The queue's current dictionary, read from its partition 0; null when it has none. */
@@ -199,11 +199,11 @@ public final class Payloads {
         .run(
             Script.DICTIONARY,
             first.fixedKeys(),
-            first.argv().add(Long.toString(d.id)).add(d.bytes))
+            first.argv().add(Long.toString(d.id())).add(d.bytes()))
         .thenApply(
             reply -> {
               ZstdDictionary current =
-                  Reply.num(reply.get(1)) == d.id
+                  Reply.num(reply.get(1)) == d.id()
                       ? d
                       : new ZstdDictionary(Reply.bytes(reply.get(2)));
               installed(first, current);
@@ -215,12 +215,12 @@ public final class Payloads {
   static final String CURRENT = "zc";
 
   private void remember(Partition p, ZstdDictionary d) {
-    ZstdDictionary shared = byId.merge(d.id, d, (old, now) -> same(old, now) ? old : now);
-    known.put(key(p, d.id), same(shared, d) ? shared : d);
+    ZstdDictionary shared = byId.merge(d.id(), d, (old, now) -> same(old, now) ? old : now);
+    known.put(key(p, d.id()), same(shared, d) ? shared : d);
   }
 
   private static boolean same(ZstdDictionary a, ZstdDictionary b) {
-    return a == b || Arrays.equals(a.bytes, b.bytes);
+    return a == b || Arrays.equals(a.bytes(), b.bytes());
   }
 
   private static String key(Partition p, long id) {

@@ -56,14 +56,14 @@ class ZstdTest {
       samples.add(docs.next());
     }
     ZstdDictionary d = new ZstdDictionary(jni.train(samples, 16 * 1024));
-    assertThat(d.id).isEqualTo(Zstd.getDictIdFromDict(d.bytes)).isNotZero();
+    assertThat(d.id()).isEqualTo(Zstd.getDictIdFromDict(d.bytes())).isNotZero();
     long plain = 0;
     long compressed = 0;
     for (int i = 0; i < 200; i++) {
       byte[] doc = docs.next();
       byte[] frame = jni.compress(doc, d);
       dev.hourglass.internal.store.Zstd.Frame f = dev.hourglass.internal.store.Zstd.frame(frame, 0);
-      assertThat(f.dictionaryId()).isEqualTo(d.id).isEqualTo(Zstd.getDictIdFromFrame(frame));
+      assertThat(f.dictionaryId()).isEqualTo(d.id()).isEqualTo(Zstd.getDictIdFromFrame(frame));
       assertThat(jni.decompress(frame, f.contentSize(), d)).isEqualTo(doc);
       plain += doc.length;
       compressed += frame.length;

@@ -1,0 +1,77 @@
+package dev.hourglass.internal;
+
+import dev.hourglass.Backoff;
+import dev.hourglass.Delivery;
+import dev.hourglass.JobInfo;
+import dev.hourglass.JobState;
+import dev.hourglass.internal.store.RecordCodec;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+
+/**
+ * What a job record read from Redis looks like to a caller: a {@link JobInfo} or a {@link Delivery}
+ * of one queue. A job without a backoff of its own takes its queue's (from the cached settings:
+ * never blocks).
+ */
+final class JobViews {
+  private final QueueTopology topology;
+
+  JobViews(QueueTopology topology) {
+    this.topology = topology;
+  }
+
+  /** The job's own backoff, or its queue's default. */
+  Backoff backoffOf(RecordCodec.Decoded r) {
+    return r.backoff() != null ? r.backoff() : topology.cached().settings().backoff();
+  }
+
+  JobInfo<byte[]> info(
+      String id, JobState state, RecordCodec.Decoded r, long leaseUntil, long diedAt) {
+    return new JobInfo<>(
+        topology.name(),
+        id,
+        state,
+        Instant.ofEpochMilli(r.due()),
+        r.attempts(),
+        r.maxAttempts(),
+        Instant.ofEpochMilli(r.created()),
+        r.expireAt() > 0 ? Optional.of(Instant.ofEpochMilli(r.expireAt())) : Optional.empty(),
+        leaseUntil > 0 ? Optional.of(Instant.ofEpochMilli(leaseUntil)) : Optional.empty(),
+        diedAt > 0 ? Optional.of(Instant.ofEpochMilli(diedAt)) : Optional.empty(),
+        Duration.ofMillis(r.visibilityMs()),
+        backoffOf(r),
+        lastError(r),
+        r.toPayload());
+  }
+
+  /**
+   * A delivery of attempt {@code attempt}, leased until {@code leaseUntilMs}; {@code visibility} is
+   * the claim's, or null for the job's own.
+   */
+  Delivery<byte[]> delivery(
+      String id,
+      RecordCodec.Decoded r,
+      int attempt,
+      String receipt,
+      long leaseUntilMs,
+      Duration visibility) {
+    return new Delivery<>(
+        topology.name(),
+        id,
+        r.toPayload(),
+        attempt,
+        r.maxAttempts(),
+        receipt,
+        Instant.ofEpochMilli(leaseUntilMs),
+        Instant.ofEpochMilli(r.due()),
+        Instant.ofEpochMilli(r.created()),
+        visibility != null ? visibility : Duration.ofMillis(r.visibilityMs()),
+        backoffOf(r),
+        lastError(r));
+  }
+
+  private static Optional<String> lastError(RecordCodec.Decoded r) {
+    return r.lastError().isEmpty() ? Optional.empty() : Optional.of(r.lastError());
+  }
+}
