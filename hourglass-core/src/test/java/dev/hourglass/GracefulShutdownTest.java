@@ -158,8 +158,10 @@ class GracefulShutdownTest {
         .atMost(Duration.ofSeconds(10))
         .until(() -> redis.server().command("CLIENT", "LIST").contains("cmd=blpop"));
 
-    // close() ends the BLPOP by closing its connection: it returns long before the 60 s wait
-    // would have ended (30 s is a liveness bound, not a measured figure).
+    // close() ends the worker's wait for a wake-up: it returns long before the 60 s wait would
+    // have ended (30 s is a liveness bound, not a measured figure). The BLPOP itself is the
+    // queue's wake-up watcher's, shared by the client's consumers of the queue, and ends with the
+    // client.
     CompletableFuture<Void> closing = CompletableFuture.runAsync(worker::close);
     assertThat(closing).succeedsWithin(Duration.ofSeconds(30));
 
@@ -171,9 +173,9 @@ class GracefulShutdownTest {
         .as("a second close is harmless")
         .doesNotThrowAnyException();
     assertThat(worker.inFlight()).isZero();
-    await("the blocking connection is closed")
-        .atMost(Duration.ofSeconds(5))
-        .until(() -> !redis.server().command("CLIENT", "LIST").contains("cmd=blpop"));
+    assertThat(Thread.getAllStackTraces().keySet())
+        .as("close() has ended the worker's claim loop")
+        .noneMatch(t -> t.getName().startsWith("hourglass-claim-" + name + "."));
 
     queue.enqueueAll(
         IntStream.range(0, 3)
@@ -232,8 +234,9 @@ class GracefulShutdownTest {
   void closeWhileTheClaimLoopIsBusyStrandsNoLease() throws Exception {
     // Handlers finish at once, so claims are nearly always in flight when close() lands; their
     // jobs must be handed back, not stranded. Each round closes its worker from the handler's
-    // 200th job on, while thousands of jobs are still ready: close lands mid-stream whatever the
-    // machine's speed. (It used to wait for "100 more acked" by polling stats; a fast worker could
+    // 200th job on, while thousands of jobs are still ready (its handlers hold from then until
+    // close is called): close lands mid-stream whatever the machine's speed and scheduling. (It
+    // used to wait for "100 more acked" by polling stats; a fast worker could
     // drain the queue between two polls, and a later round then waited for acks that could not
     // come: the cause of this test's failure on a loaded machine, not an idle worker.)
     String name = "churn";
@@ -247,14 +250,18 @@ class GracefulShutdownTest {
     Set<String> handled = ConcurrentHashMap.newKeySet();
     for (int round = 0; round < 5; round++) {
       CountDownLatch busy = new CountDownLatch(1);
+      CountDownLatch closing = new CountDownLatch(1);
       AtomicInteger inRound = new AtomicInteger();
       Worker worker =
           hourglass.worker(
               name,
               job -> {
                 handled.add(job.id());
-                if (inRound.incrementAndGet() == perRound) {
+                if (inRound.incrementAndGet() >= perRound) {
+                  // From the round's 200th job on, the handlers hold until close is called, so
+                  // that a test thread scheduled late does not find the queue drained by them.
                   busy.countDown();
+                  closing.await();
                 }
               },
               WorkerOptions.builder().concurrency(4).visibility(Duration.ofSeconds(60)).build());
@@ -264,6 +271,7 @@ class GracefulShutdownTest {
       assertThat(queue.stats().ready())
           .as("the queue is not drained when close lands")
           .isPositive();
+      closing.countDown();
       worker.close(Duration.ofSeconds(5));
       QueueStats stats = queue.stats();
       String leased =

@@ -238,7 +238,7 @@ class LongPollClaimTest extends HourglassTestBase {
           .until(
               () ->
                   Thread.getAllStackTraces().keySet().stream()
-                      .noneMatch(t -> t.getName().startsWith("hourglass-longpoll-lp-close")));
+                      .noneMatch(t -> t.getName().startsWith("hourglass-wake-lp-close")));
       assertThat(lettuce.messages()).isEmpty();
     }
   }

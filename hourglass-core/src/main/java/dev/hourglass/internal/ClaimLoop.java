@@ -3,13 +3,12 @@ package dev.hourglass.internal;
 import dev.hourglass.Delivery;
 import dev.hourglass.HourglassException;
 import dev.hourglass.WorkerOptions;
-import dev.hourglass.internal.store.BlockingConnection;
 import dev.hourglass.internal.store.Failures;
 import dev.hourglass.internal.store.Partition;
 import dev.hourglass.internal.store.ServerClock;
-import dev.hourglass.internal.store.Store;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -24,8 +23,8 @@ import org.slf4j.LoggerFactory;
  * same capacity; after a wake-up one claim goes alone, as most wake-ups find fewer jobs than a
  * claim takes, and claims sent beside it would come back empty, each a script call for nothing.
  * When a claim comes back short, the partition has nothing ready: the loop lets the claims in
- * flight land, then blocks on the partition's wake list (BLPOP, on a connection of its own) until a
- * producer or promoter pushes a token or {@code idleWait} passes. It never spins.
+ * flight land, then waits on the queue's {@link WakeWatch} until a producer or promoter pushes a
+ * token on the partition's wake list or {@code idleWait} passes. It never spins.
  */
 final class ClaimLoop implements Runnable {
   private static final Logger log = LoggerFactory.getLogger(ClaimLoop.class);
@@ -46,7 +45,8 @@ final class ClaimLoop implements Runnable {
   // Set by claim replies: the last claim came back full, so more may be ready behind it.
   private volatile boolean lastFull;
   private volatile HourglassException failure;
-  private final BlockingConnection blocking;
+  private final WakeWatch wakes;
+  private long seen; // the partition's wake count before the claims since the last wake-up
   private final ServerClock clock; // the partition's server: leases count against it
 
   /** What a claim loop feeds: the worker that runs it. */
@@ -65,7 +65,7 @@ final class ClaimLoop implements Runnable {
   }
 
   /** What every claim loop of a queue in this client draws on. */
-  record Sources(Claims claims, Store store, ServerClock clock, Duration commandTimeout) {
+  record Sources(Claims claims, WakeWatch wakes, ServerClock clock, Duration commandTimeout) {
     /** A loop on {@code part} for a worker with these options, its own connection to block on. */
     ClaimLoop loop(
         String queue, Partition part, WorkerOptions options, int maxInFlight, Target worker) {
@@ -73,7 +73,7 @@ final class ClaimLoop implements Runnable {
           queue,
           part,
           claims,
-          store.blockingConnection(options.idleWait()),
+          wakes,
           clock.forPartition(part),
           commandTimeout,
           options,
@@ -83,15 +83,14 @@ final class ClaimLoop implements Runnable {
   }
 
   /**
-   * A loop on {@code part}; {@code blocking} is its own connection for the wake-up wait, {@code
-   * clock} the estimate of the partition's server clock, {@code commandTimeout} bounds {@link
-   * #stop}.
+   * A loop on {@code part}; {@code wakes} is the queue's wake-up wait, {@code clock} the estimate
+   * of the partition's server clock, {@code commandTimeout} bounds {@link #stop}.
    */
   ClaimLoop(
       String queue,
       Partition part,
       Claims claims,
-      BlockingConnection blocking,
+      WakeWatch wakes,
       ServerClock clock,
       Duration commandTimeout,
       WorkerOptions options,
@@ -105,7 +104,7 @@ final class ClaimLoop implements Runnable {
     this.options = options;
     this.worker = worker;
     this.commandTimeout = commandTimeout;
-    this.blocking = blocking;
+    this.wakes = wakes;
     this.clock = clock;
     this.thread = new Thread(this, "hourglass-claim-" + queue + "." + part.index());
     thread.setDaemon(true);
@@ -118,6 +117,7 @@ final class ClaimLoop implements Runnable {
   @Override
   public void run() {
     long failureBackoff = 50;
+    seen = wakes.generation(part);
     try {
       while (worker.running()) {
         if (drained || failure != null) {
@@ -197,29 +197,26 @@ final class ClaimLoop implements Runnable {
   }
 
   /**
-   * Blocks until a wake token arrives or idleWait passes. A failure ends the wait early; the claim
-   * that follows retries.
+   * Blocks until a wake token of the partition is taken (at once if one was since the claims before
+   * this wait were sent) or idleWait passes; then notes the count the next claims follow.
    */
   private void awaitWake() throws InterruptedException {
+    CountDownLatch woken = new CountDownLatch(1);
+    WakeWatch.Wait wait = wakes.await(part, seen, woken::countDown);
     try {
-      // After stop() the connection is closed already, and the BLPOP fails at once.
-      blocking.awaitWake(part, options.idleWait());
-    } catch (HourglassException e) {
-      if (worker.running()) {
-        log.debug("wait for wake-up on {} ended early: {}", queue, e.getMessage());
-        Thread.sleep(100);
-      }
+      woken.await(options.idleWait().toMillis(), TimeUnit.MILLISECONDS);
+    } finally {
+      wakes.cancel(wait);
+      seen = wakes.generation(part);
     }
   }
 
   /**
-   * Stops the loop: closes the blocking connection to end a BLPOP in progress, interrupts a wait
-   * for capacity, waits for the thread, then for claims still in flight: they land after the worker
-   * stopped running and hand their jobs back, and close() waits for those hand-backs. Bounded by
-   * the command timeout.
+   * Stops the loop: interrupts a wait for a wake-up or for capacity, waits for the thread, then for
+   * claims still in flight: they land after the worker stopped running and hand their jobs back,
+   * and close() waits for those hand-backs. Bounded by the command timeout.
    */
   void stop() {
-    blocking.close();
     thread.interrupt();
     long waitMs = commandTimeout.plusSeconds(1).toMillis();
     try {

@@ -1,10 +1,7 @@
 package dev.hourglass.internal;
 
 import dev.hourglass.Delivery;
-import dev.hourglass.HourglassException;
-import dev.hourglass.internal.store.BlockingConnection;
 import dev.hourglass.internal.store.Partition;
-import dev.hourglass.internal.store.Store;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -14,59 +11,45 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Long-poll claims on one queue in this client. A caller that finds nothing ready waits here, not
- * on a connection or thread of its own. While anyone waits, one watcher thread per partition blocks
- * on the partition's wake list (BLPOP on a dedicated connection, 2 s at a time); each token wakes
- * every waiter to claim again. A waiter that gets nothing by its deadline completes with an empty
- * list. A token that arrives when nobody waits any more is pushed back for other consumers.
- *
- * <p>A generation counter closes the gap between a waiter's empty claim and its parking: a token
- * that arrived in between makes the waiter claim again at once instead of sleeping through it.
+ * on a connection or thread of its own: on the queue's {@link WakeWatch}, for a wake token of any
+ * partition, then claims again. A waiter that gets nothing by its deadline completes with an empty
+ * list.
  *
  * <p>A waiter whose future completes by any other way (its caller cancelled it, or the client
  * closed) is forgotten at once: it takes no more wake tokens and leases no more jobs.
  */
 final class ClaimWaiters {
-  private static final Logger log = LoggerFactory.getLogger(ClaimWaiters.class);
-  private static final Duration BLOCK = Duration.ofSeconds(2);
-
   private final QueueTopology queue;
   private final Claims claims;
   private final Settlements settlements;
-  private final Store store;
+  private final WakeWatch wakes;
   private final Executor callbacks;
   private final ScheduledExecutorService timer;
   private final Object lock = new Object();
-  private final List<Waiter> waiting = new ArrayList<>();
   // Every waiter whose future is not complete yet, parked or claiming: close() ends them all.
   private final Set<Waiter> live = new HashSet<>();
-  private final List<Watcher> watchers = new ArrayList<>();
-  private long generation;
   private boolean closed;
-  private volatile boolean watchersStarted;
 
   ClaimWaiters(
       QueueTopology queue,
       Claims claims,
       Settlements settlements,
-      Store store,
+      WakeWatch wakes,
       Executor callbacks,
       ScheduledExecutorService timer) {
     this.queue = queue;
     this.claims = claims;
     this.settlements = settlements;
-    this.store = store;
+    this.wakes = wakes;
     this.callbacks = callbacks;
     this.timer = timer;
   }
 
   /** One long-poll claim; see {@link dev.hourglass.Queue#claimAsync(int, Duration, Duration)}. */
   CompletableFuture<List<Delivery<byte[]>>> claim(int max, Duration visibility, Duration wait) {
-    startWatchers();
     Waiter w = new Waiter(max, visibility, System.nanoTime() + wait.toNanos());
     synchronized (lock) {
       if (closed) {
@@ -83,18 +66,15 @@ final class ClaimWaiters {
   private void forget(Waiter w) {
     synchronized (lock) {
       live.remove(w);
-      waiting.remove(w);
     }
+    wakes.cancel(w.parked);
   }
 
   private void attempt(Waiter w) {
-    long seen;
-    synchronized (lock) {
-      if (w.result.isDone()) {
-        return; // cancelled meanwhile: claiming for it would only lease jobs to hand back
-      }
-      seen = generation;
+    if (w.result.isDone()) {
+      return; // cancelled meanwhile: claiming for it would only lease jobs to hand back
     }
+    long seen = wakes.generation(); // before the claim: a token after it wakes the wait below
     claims
         .any(w.max, w.visibility)
         .whenCompleteAsync(
@@ -117,21 +97,22 @@ final class ClaimWaiters {
     }
   }
 
+  /** Waits for a wake token (or one that came since {@code seen}), then claims again. */
   private void park(Waiter w, long seen) {
-    boolean claimAgain;
     synchronized (lock) {
-      if (closed || w.result.isDone()) {
+      if (closed) {
         w.result.complete(List.of());
         return;
       }
-      claimAgain = generation != seen;
-      if (!claimAgain) {
-        waiting.add(w);
-        lock.notifyAll();
-      }
     }
-    if (claimAgain) {
-      callbacks.execute(() -> attempt(w));
+    // The claim that came back empty has just read the settings: the cached copy is fresh.
+    List<Partition> parts = queue.cached().partitions();
+    w.parked = wakes.awaitAny(parts, seen, () -> callbacks.execute(() -> attempt(w)));
+    if (w.result.isDone()) {
+      wakes.cancel(
+          w.parked); // completed meanwhile (cancelled, closed): forget() may have missed it
+    } else if (w.remainingNanos() <= 0) {
+      expire(w); // the deadline timer ran while this waiter was claiming
     } else if (!w.timerSet) {
       w.timerSet = true;
       timer.schedule(() -> expire(w), w.remainingNanos(), TimeUnit.NANOSECONDS);
@@ -143,50 +124,14 @@ final class ClaimWaiters {
    * deadline and completes it.
    */
   private void expire(Waiter w) {
-    synchronized (lock) {
-      if (!waiting.remove(w)) {
-        return;
-      }
-    }
-    w.result.complete(List.of());
-  }
-
-  /** A wake token arrived: every waiter claims again. False when nobody was waiting. */
-  private boolean wakeAll() {
-    List<Waiter> woken;
-    synchronized (lock) {
-      generation++;
-      woken = new ArrayList<>(waiting);
-      waiting.clear();
-    }
-    for (Waiter w : woken) {
-      callbacks.execute(() -> attempt(w));
-    }
-    return !woken.isEmpty();
-  }
-
-  /** Starts the watchers on first use; they sleep on the monitor while nobody waits. */
-  private void startWatchers() {
-    if (watchersStarted) {
-      return;
-    }
-    List<Partition> parts = queue.snapshot().partitions(); // may read Redis: unlocked
-    synchronized (lock) {
-      if (watchersStarted || closed) {
-        return;
-      }
-      for (Partition part : parts) {
-        Watcher watcher = new Watcher(part);
-        watchers.add(watcher);
-        watcher.thread.start();
-      }
-      watchersStarted = true;
+    if (wakes.cancel(w.parked)) {
+      w.result.complete(List.of());
     }
   }
 
   /**
-   * Ends every wait, parked or claiming (callers get an empty list), and stops the watchers. A
-   * claim still in flight hands its jobs back when it lands.
+   * Ends every wait, parked or claiming (callers get an empty list). A claim still in flight hands
+   * its jobs back when it lands.
    */
   void close() {
     List<Waiter> left;
@@ -194,15 +139,8 @@ final class ClaimWaiters {
       closed = true;
       left = new ArrayList<>(live);
       live.clear();
-      waiting.clear();
-      lock.notifyAll();
     }
     left.forEach(w -> w.result.complete(List.of()));
-    List<Watcher> stopping;
-    synchronized (lock) {
-      stopping = List.copyOf(watchers);
-    }
-    stopping.forEach(Watcher::stop);
   }
 
   private static final class Waiter {
@@ -210,6 +148,7 @@ final class ClaimWaiters {
     final int max;
     final Duration visibility;
     final long deadlineNanos;
+    volatile WakeWatch.Wait parked; // the wait it is parked in, or the last one
     volatile boolean timerSet;
 
     Waiter(int max, Duration visibility, long deadlineNanos) {
@@ -220,63 +159,6 @@ final class ClaimWaiters {
 
     long remainingNanos() {
       return deadlineNanos - System.nanoTime();
-    }
-  }
-
-  /** Blocks on one partition's wake list while anyone waits; sleeps on the monitor otherwise. */
-  private final class Watcher implements Runnable {
-    private final Partition part;
-    private final Thread thread;
-    private final BlockingConnection connection = store.blockingConnection(BLOCK);
-
-    Watcher(Partition part) {
-      this.part = part;
-      this.thread = new Thread(this, "hourglass-longpoll-" + queue.name() + "." + part.index());
-      thread.setDaemon(true);
-    }
-
-    @Override
-    public void run() {
-      try {
-        while (awaitWaiters()) {
-          try {
-            byte[] token = connection.awaitWake(part, BLOCK);
-            if (token != null && !wakeAll()) {
-              connection.returnWake(part, token);
-            }
-          } catch (HourglassException e) {
-            if (!isClosed()) {
-              log.debug("long-poll wait on {} ended early: {}", queue.name(), e.getMessage());
-              connection.drop();
-              Thread.sleep(200);
-            }
-          }
-        }
-      } catch (InterruptedException e) {
-        // close() interrupts
-      } finally {
-        connection.close();
-      }
-    }
-
-    private boolean awaitWaiters() throws InterruptedException {
-      synchronized (lock) {
-        while (!closed && waiting.isEmpty()) {
-          lock.wait();
-        }
-        return !closed;
-      }
-    }
-
-    void stop() {
-      connection.close();
-      thread.interrupt();
-    }
-  }
-
-  private boolean isClosed() {
-    synchronized (lock) {
-      return closed;
     }
   }
 }

@@ -50,6 +50,7 @@ final class RedisQueue {
   private final Enqueues enqueues;
   private final RedisDeadLetters dead;
   private final Claims claims;
+  private final WakeWatch wakes;
   private final ClaimLoop.Sources loops;
   private final JobPages pages;
   private final QueueLifecycle lifecycle;
@@ -72,7 +73,8 @@ final class RedisQueue {
     this.pages = new JobPages(topology, store, views);
     this.dead = new RedisDeadLetters(topology, store, pages);
     this.claims = new Claims(topology, store.deliveries(), c.random(), views);
-    this.loops = new ClaimLoop.Sources(claims, store, clock, c.commandTimeout());
+    this.wakes = new WakeWatch(name, store);
+    this.loops = new ClaimLoop.Sources(claims, wakes, clock, c.commandTimeout());
     this.lifecycle = new QueueLifecycle(topology, store, pages);
   }
 
@@ -161,12 +163,13 @@ final class RedisQueue {
 
   // ---- consume ----
 
-  /** Ends long-poll waits and stops their watchers; the client calls this when it closes. */
+  /** Ends long-poll waits and stops the wake-up watchers; the client calls this when it closes. */
   void close() {
     ClaimWaiters w = waiters;
     if (w != null) {
       w.close();
     }
+    wakes.close();
   }
 
   /** Starts a worker of this queue; see {@link dev.hourglass.Queue#worker}. */
@@ -201,7 +204,7 @@ final class RedisQueue {
     if (w == null) {
       synchronized (this) {
         if (waiters == null) {
-          waiters = new ClaimWaiters(topology, claims, settlements, store, callbacks, timer);
+          waiters = new ClaimWaiters(topology, claims, settlements, wakes, callbacks, timer);
         }
         w = waiters;
       }
