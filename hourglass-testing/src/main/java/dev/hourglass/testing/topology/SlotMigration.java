@@ -1,5 +1,6 @@
-package dev.hourglass.embedded;
+package dev.hourglass.testing.topology;
 
+import dev.hourglass.embedded.RedisServer;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -38,15 +39,15 @@ public final class SlotMigration {
     this.targetId = id;
   }
 
+  /**
+   * Marks {@code slot} as importing on {@code target} and migrating on {@code source}; {@code
+   * masters} learn the new owner at {@link #finish()}.
+   */
   static SlotMigration begin(
-      RedisCluster cluster,
-      int slot,
-      RedisServer source,
-      RedisServer target,
-      List<RedisServer> masters) {
+      int slot, RedisServer source, RedisServer target, List<RedisServer> masters) {
     String s = Integer.toString(slot);
-    String targetId = cluster.nodeId(target);
-    target.command("CLUSTER", "SETSLOT", s, "IMPORTING", cluster.nodeId(source));
+    String targetId = ClusterNodes.nodeId(target);
+    target.command("CLUSTER", "SETSLOT", s, "IMPORTING", ClusterNodes.nodeId(source));
     source.command("CLUSTER", "SETSLOT", s, "MIGRATING", targetId);
     return new SlotMigration(slot, source, target, masters, targetId);
   }
