@@ -52,17 +52,29 @@ public final class SlotMigration {
     return new SlotMigration(slot, source, target, masters, targetId);
   }
 
-  /** The slot that moves. */
+  /**
+   * Returns the slot that moves.
+   *
+   * @return 0 to 16383
+   */
   public int slot() {
     return slot;
   }
 
-  /** The master the slot moves from. */
+  /**
+   * Returns the master the slot moves from.
+   *
+   * @return the source
+   */
   public RedisServer source() {
     return source;
   }
 
-  /** The master the slot moves to. */
+  /**
+   * Returns the master the slot moves to.
+   *
+   * @return the target
+   */
   public RedisServer target() {
     return target;
   }
