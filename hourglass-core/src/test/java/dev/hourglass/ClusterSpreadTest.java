@@ -3,9 +3,9 @@ package dev.hourglass;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.hourglass.embedded.RedisCluster;
 import dev.hourglass.embedded.RedisServer;
 import dev.hourglass.internal.store.Keys;
+import dev.hourglass.testing.topology.RedisCluster;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

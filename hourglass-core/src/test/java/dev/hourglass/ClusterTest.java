@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import dev.hourglass.embedded.RedisCluster;
 import dev.hourglass.embedded.RedisServer;
 import dev.hourglass.internal.store.Keys;
+import dev.hourglass.testing.topology.RedisCluster;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -1,7 +1,7 @@
 package dev.hourglass;
 
-import dev.hourglass.embedded.RedisSentinel;
 import dev.hourglass.embedded.RedisServer;
+import dev.hourglass.testing.topology.RedisSentinel;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 

@@ -1,10 +1,10 @@
 package dev.hourglass.bench;
 
 import dev.hourglass.QueueSettings;
-import dev.hourglass.embedded.RedisCluster;
 import dev.hourglass.embedded.RedisServer;
-import dev.hourglass.embedded.SlotMigration;
 import dev.hourglass.internal.store.Keys;
+import dev.hourglass.testing.topology.RedisCluster;
+import dev.hourglass.testing.topology.SlotMigration;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;

@@ -1,8 +1,9 @@
 package dev.hourglass.bench;
 
 import dev.hourglass.QueueSettings;
-import dev.hourglass.embedded.RedisSentinel;
 import dev.hourglass.embedded.RedisServer;
+import dev.hourglass.testing.topology.RedisSentinel;
+import dev.hourglass.testing.topology.RedisSentinelBuilder;
 import java.time.Duration;
 import java.util.List;
 import java.util.Random;
@@ -23,7 +24,7 @@ final class SentinelTopology implements SoakTopology {
   private final boolean aof;
 
   SentinelTopology(boolean aof) {
-    RedisSentinel.Builder builder =
+    RedisSentinelBuilder builder =
         RedisSentinel.builder().replicas(2).sentinels(3).downAfter(Duration.ofSeconds(2));
     this.group = (aof ? builder.persistent() : builder).build();
     this.aof = aof;

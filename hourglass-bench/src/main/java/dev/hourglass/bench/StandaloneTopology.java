@@ -2,6 +2,7 @@ package dev.hourglass.bench;
 
 import dev.hourglass.QueueSettings;
 import dev.hourglass.embedded.RedisServer;
+import dev.hourglass.embedded.RedisServerBuilder;
 import dev.hourglass.testing.FaultProxy;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -23,7 +24,7 @@ final class StandaloneTopology implements SoakTopology {
   private FaultProxy proxy;
 
   StandaloneTopology(Path dir, boolean aof) {
-    RedisServer.Builder builder = RedisServer.builder().dataDir(dir.resolve("redis"));
+    RedisServerBuilder builder = RedisServer.builder().dataDir(dir.resolve("redis"));
     this.redis = (aof ? builder.persistent() : builder).build();
     this.aof = aof;
   }

@@ -5,13 +5,12 @@ import java.util.List;
 /**
  * A set of Redis processes started, talked to and stopped as one unit.
  *
- * <p>{@link RedisServer} runs one standalone server, {@link RedisCluster} three cluster masters
- * (three {@link RedisServer}s started with {@code --cluster-enabled yes}, joined by {@code CLUSTER
- * MEET}, the 16384 slots split by {@code CLUSTER ADDSLOTS}) and {@link RedisSentinel} a master and
- * one sentinel monitoring it (a {@link RedisServer} run with {@code --sentinel} and a generated
- * config file). All reuse the process machinery of {@link RedisServer}: one free port per process
- * kept across restarts, the JVM shutdown hook and the per-process watchdog, so nothing is ever left
- * running after the JVM ends.
+ * <p>{@link RedisServer} runs one standalone server. The test topologies of {@code
+ * hourglass-testing} ({@code dev.hourglass.testing.topology}) are built from such servers: {@code
+ * RedisCluster}, three cluster masters (and optionally a replica each), and {@code RedisSentinel},
+ * a master, its replicas and the sentinels monitoring it. All reuse the process machinery of {@link
+ * RedisServer}: one free port per process kept across restarts, the JVM shutdown hook and the
+ * per-process watchdog, so nothing is ever left running after the JVM ends.
  *
  * <p>Threading: implementations are safe to use from several threads; lifecycle methods are
  * serialised.

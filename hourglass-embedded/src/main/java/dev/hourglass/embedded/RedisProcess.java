@@ -7,7 +7,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 
 /**
  * One running {@code redis-server} process plus the watchdog that kills it if this JVM dies.
@@ -21,8 +20,6 @@ import java.util.function.BooleanSupplier;
  * lifecycle calls. The shutdown hook works on the registered {@link Process}es directly.
  */
 final class RedisProcess {
-  private static final Duration AWAIT_POLL_INTERVAL = Duration.ofMillis(50);
-
   private static final System.Logger LOG = System.getLogger(RedisProcess.class.getName());
   private static final File DEV_NULL = new File("/dev/null");
   private static final int TEXT_FILE_BUSY_RETRIES = 5;
@@ -167,43 +164,6 @@ final class RedisProcess {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new RedisServerException("Interrupted while killing process " + process.pid(), e);
-    }
-  }
-
-  /**
-   * Closes every server, each even when an earlier one failed; throws the first failure with the
-   * others suppressed.
-   */
-  static void closeAll(List<RedisServer> servers) {
-    RuntimeException failure = null;
-    for (RedisServer server : servers) {
-      try {
-        server.close();
-      } catch (RuntimeException e) {
-        if (failure == null) {
-          failure = e;
-        } else {
-          failure.addSuppressed(e);
-        }
-      }
-    }
-    if (failure != null) {
-      throw failure;
-    }
-  }
-
-  /**
-   * Polls {@code condition} every 50 ms until it holds.
-   *
-   * @throws RedisServerException naming {@code what} when it does not within {@code timeout}
-   */
-  static void await(String what, Duration timeout, BooleanSupplier condition) {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() - deadline > 0) {
-        throw new RedisServerException("timed out after " + timeout + " waiting for " + what);
-      }
-      sleep(AWAIT_POLL_INTERVAL);
     }
   }
 

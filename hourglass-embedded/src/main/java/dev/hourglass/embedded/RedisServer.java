@@ -3,27 +3,20 @@ package dev.hourglass.embedded;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.System.Logger.Level;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Objects;
-import java.util.Set;
-import java.util.function.IntSupplier;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * One real, standalone {@code redis-server} process on 127.0.0.1, run as a child of this JVM: for
  * tests, and for the server's zero-configuration default.
  *
  * <p>By default the server keeps everything in memory ({@code --save "" --appendonly no}); {@link
- * Builder#persistent()} turns on the append-only file with {@code --appendfsync always}, so every
- * acknowledged write survives {@link #stop()}, {@link #kill()} and the following {@link #start()}.
- * The server's working directory ({@link #dataDir()}) holds its AOF, its log {@code redis.log} and
- * its captured standard output {@code redis.out}.
+ * RedisServerBuilder#persistent()} turns on the append-only file with {@code --appendfsync always},
+ * so every acknowledged write survives {@link #stop()}, {@link #kill()} and the following {@link
+ * #start()}. The server's working directory ({@link #dataDir()}) holds its AOF, its log {@code
+ * redis.log} and its captured standard output {@code redis.out}.
  *
  * <p>Lifecycle: {@link #start()} picks a free port on the first start (retrying on another port if
  * the chosen one was taken in the meantime) and returns once the server answers {@code PING}.
@@ -31,13 +24,10 @@ import java.util.regex.Pattern;
  * can be followed by {@link #start()}, which reuses the same port and data directory. {@link
  * #close()} stops it for good and deletes the data directory if this class created it.
  *
- * <p>No server outlives the JVM: a per-server {@code /bin/sh} watchdog kills the server within
- * about a second once the JVM is gone, even if it was killed outright, and a shutdown hook kills
- * running servers at exit. The hook leaves alone a server whose data outlives it (a {@linkplain
- * Builder#persistent() persistent} one in a {@linkplain Builder#dataDir caller's directory}), so
- * that its owner can still use it while shutting down and then {@link #stop()} it gracefully from
- * its own shutdown hook; should the owner not stop it, the watchdog kills it once the JVM has
- * exited, which loses nothing acknowledged with {@code appendfsync always}.
+ * <p>No server outlives the JVM (see the {@linkplain dev.hourglass.embedded package}): the shutdown
+ * hook leaves only a {@linkplain RedisServerBuilder#persistent() persistent} server in a
+ * {@linkplain RedisServerBuilder#dataDir caller's directory} to its owner, which can use it while
+ * shutting down and then {@link #stop()} it from its own shutdown hook, as below.
  *
  * <p>Threading: all methods are thread-safe. Lifecycle methods ({@code start}, {@code stop}, {@code
  * kill}, {@code close}) are serialised on this instance; {@link #command} and {@link #flushAll()}
@@ -67,46 +57,11 @@ public final class RedisServer implements RedisDeployment {
   /** The address every server binds to. */
   static final String HOST = "127.0.0.1";
 
-  /** Name of the server's log file inside {@link #dataDir()}. */
-  static final String LOG_FILE = "redis.log";
-
-  /** Name of the file inside {@link #dataDir()} that captures standard output and error. */
-  static final String OUTPUT_FILE = "redis.out";
-
   private static final System.Logger LOG = System.getLogger(RedisServer.class.getName());
   private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(5);
 
-  /**
-   * Connect and read timeout of one readiness probe. Short, because a port held by a plain socket
-   * accepts the connection and never answers; a slow probe simply counts as "not ready yet".
-   */
-  private static final Duration PROBE_TIMEOUT = Duration.ofMillis(250);
-
-  private static final Duration POLL_INTERVAL = Duration.ofMillis(10);
-  private static final Duration STOP_TIMEOUT = Duration.ofSeconds(10);
-  private static final int PORT_ATTEMPTS = 5;
-  private static final int LOG_TAIL_LINES = 30;
-  private static final Pattern PROCESS_ID = Pattern.compile("(?m)^process_id:(\\d+)\\s*$");
-  private static final Set<String> RESERVED_OPTIONS =
-      Set.of("--port", "--bind", "--dir", "--daemonize", "--logfile");
-
-  private final boolean persistent;
-  private final Path dataDir;
-  private final boolean ownsDataDir;
-
-  /** Whether the JVM shutdown hook kills the server; see the class comment. */
-  private final boolean killAtExit;
-
-  private final List<String> extraArgs;
-
-  /** Words before the binary on the command line: a tool that runs it, such as valgrind. */
-  private final List<String> launcher;
-
-  /** A config file inside {@link #dataDir} passed as the first argument, or null for none. */
-  private final String configFile;
-
-  private final IntSupplier portChooser;
-  private final Duration startupTimeout;
+  private final ServerSettings settings;
+  private final ServerRunner runner;
 
   /**
    * 0 until the first successful start (or the fixed port from the builder); then never changes.
@@ -116,17 +71,10 @@ public final class RedisServer implements RedisDeployment {
   private RedisProcess process; // guarded by this
   private boolean closed; // guarded by this
 
-  private RedisServer(Builder builder, Path dataDir, boolean ownsDataDir) {
-    this.persistent = builder.persistent;
-    this.dataDir = dataDir;
-    this.ownsDataDir = ownsDataDir;
-    this.killAtExit = ownsDataDir || !persistent;
-    this.extraArgs = List.copyOf(builder.args);
-    this.launcher = List.copyOf(builder.launcher);
-    this.configFile = builder.configFileName;
-    this.portChooser = builder.portChooser;
-    this.startupTimeout = builder.startupTimeout;
-    this.port = builder.port;
+  RedisServer(ServerSettings settings) {
+    this.settings = settings;
+    this.runner = new ServerRunner(settings);
+    this.port = settings.fixedPort();
   }
 
   /**
@@ -135,8 +83,8 @@ public final class RedisServer implements RedisDeployment {
    *
    * @return a new builder
    */
-  public static Builder builder() {
-    return new Builder();
+  public static RedisServerBuilder builder() {
+    return new RedisServerBuilder();
   }
 
   /**
@@ -175,24 +123,9 @@ public final class RedisServer implements RedisDeployment {
       process.release();
       process = null;
     }
-    if (port != 0) {
-      process = launch(port);
-      return;
-    }
-    PortInUseException lastConflict = null;
-    for (int attempt = 1; attempt <= PORT_ATTEMPTS; attempt++) {
-      int candidate = portChooser.getAsInt();
-      try {
-        process = launch(candidate);
-        port = candidate;
-        return;
-      } catch (PortInUseException e) {
-        LOG.log(Level.DEBUG, "Port " + candidate + " was taken, trying another one", e);
-        lastConflict = e;
-      }
-    }
-    throw new RedisServerException(
-        "redis-server found no free port in " + PORT_ATTEMPTS + " attempts", lastConflict);
+    ServerRunner.Started started = runner.start(port);
+    process = started.process();
+    port = started.port();
   }
 
   /**
@@ -208,34 +141,7 @@ public final class RedisServer implements RedisDeployment {
     }
     RedisProcess stopping = process;
     process = null;
-    try {
-      if (!stopping.isAlive()) {
-        return;
-      }
-      // A paused (SIGSTOPped) server would ignore SHUTDOWN and SIGTERM until continued.
-      ProcessSignals.cont(stopping.pid());
-      if (persistent) {
-        stopping.terminate();
-      } else {
-        shutdownNoSave(stopping);
-      }
-      if (!stopping.awaitExit(STOP_TIMEOUT)) {
-        LOG.log(Level.WARNING, "{0} ignored shutdown for {1}; killing it", this, STOP_TIMEOUT);
-      }
-    } finally {
-      // A no-op SIGKILL once it has exited; otherwise (timeout, interrupt, failure) it ends it
-      // here.
-      stopping.kill();
-    }
-  }
-
-  private void shutdownNoSave(RedisProcess stopping) {
-    try {
-      RespClient.callExpectingClose(HOST, port, COMMAND_TIMEOUT, "SHUTDOWN", "NOSAVE");
-    } catch (IOException | RedisCommandException e) {
-      LOG.log(Level.WARNING, "SHUTDOWN NOSAVE failed on " + this + "; sending SIGTERM", e);
-      stopping.terminate();
-    }
+    runner.stop(stopping, port);
   }
 
   /**
@@ -346,16 +252,16 @@ public final class RedisServer implements RedisDeployment {
    * @return the data directory; it exists from construction on
    */
   public Path dataDir() {
-    return dataDir;
+    return settings.dataDir();
   }
 
   /**
    * Tells whether the server writes an append-only file.
    *
-   * @return {@code true} if built with {@link Builder#persistent()}
+   * @return {@code true} if built with {@link RedisServerBuilder#persistent()}
    */
   public boolean isPersistent() {
-    return persistent;
+    return settings.persistent();
   }
 
   /**
@@ -392,8 +298,8 @@ public final class RedisServer implements RedisDeployment {
 
   /**
    * Stops the server and deletes its data directory if it is the temporary one this class created
-   * (a directory given to {@link Builder#dataDir} is left alone). The server cannot be started
-   * again. Calling it twice is harmless.
+   * (a directory given to {@link RedisServerBuilder#dataDir} is left alone). The server cannot be
+   * started again. Calling it twice is harmless.
    *
    * @throws UncheckedIOException if the data directory cannot be deleted
    */
@@ -406,9 +312,9 @@ public final class RedisServer implements RedisDeployment {
     try {
       stop();
     } finally {
-      if (ownsDataDir) {
-        ShutdownCleanup.deleteRecursively(dataDir);
-        ShutdownCleanup.unregisterDirectory(dataDir);
+      if (settings.ownsDataDir()) {
+        ShutdownCleanup.deleteRecursively(settings.dataDir());
+        ShutdownCleanup.unregisterDirectory(settings.dataDir());
       }
     }
   }
@@ -418,292 +324,9 @@ public final class RedisServer implements RedisDeployment {
     int p = port;
     return "RedisServer["
         + (p == 0 ? "port not chosen" : HOST + ":" + p)
-        + (persistent ? ", aof" : "")
+        + (settings.persistent() ? ", aof" : "")
         + ", "
-        + dataDir
+        + settings.dataDir()
         + "]";
-  }
-
-  private RedisProcess launch(int port) {
-    Path log = dataDir.resolve(LOG_FILE);
-    Path output = dataDir.resolve(OUTPUT_FILE);
-    long logOffset = LogTail.size(log);
-    long outputOffset = LogTail.size(output);
-    List<String> command = commandLine(port);
-    RedisProcess started;
-    try {
-      started = RedisProcess.start(command, dataDir, output, killAtExit);
-    } catch (IOException e) {
-      throw new RedisServerException("Cannot run " + String.join(" ", command), e);
-    }
-    String failure;
-    try {
-      failure = awaitReady(started, port);
-    } catch (RuntimeException e) {
-      started.kill();
-      throw e;
-    }
-    if (failure == null) {
-      LOG.log(Level.DEBUG, "Started {0} as pid {1}", this, started.pid());
-      return started;
-    }
-    started.kill();
-    String message =
-        "redis-server on port "
-            + port
-            + " did not start: "
-            + failure
-            + "\ncommand: "
-            + String.join(" ", command)
-            + "\n--- "
-            + log
-            + " ---\n"
-            + LogTail.read(log, logOffset, LOG_TAIL_LINES)
-            + "--- "
-            + output
-            + " ---\n"
-            + LogTail.read(output, outputOffset, LOG_TAIL_LINES);
-    if (message.contains("Address already in use")) {
-      throw new PortInUseException(message);
-    }
-    throw new RedisServerException(message);
-  }
-
-  private List<String> commandLine(int port) {
-    Path dir = dataDir.toAbsolutePath();
-    List<String> command = new ArrayList<>(launcher);
-    command.add(RedisBinary.path().toString());
-    if (configFile != null) {
-      // redis-server only reads a config file given as the first argument.
-      command.add(dir.resolve(configFile).toString());
-    }
-    command.addAll(
-        List.of(
-            "--port",
-            Integer.toString(port),
-            "--bind",
-            HOST,
-            "--protected-mode",
-            "no",
-            "--daemonize",
-            "no",
-            "--dir",
-            dir.toString(),
-            "--logfile",
-            dir.resolve(LOG_FILE).toString(),
-            "--loglevel",
-            "warning",
-            "--save",
-            ""));
-    if (persistent) {
-      command.addAll(List.of("--appendonly", "yes", "--appendfsync", "always"));
-    } else {
-      command.addAll(List.of("--appendonly", "no"));
-    }
-    command.addAll(extraArgs);
-    return command;
-  }
-
-  /** Polls until the server answers PING; returns null when ready, or why it is not. */
-  private String awaitReady(RedisProcess started, int port) {
-    long deadline = System.nanoTime() + startupTimeout.toNanos();
-    String lastProblem = "no connection attempt yet";
-    while (true) {
-      if (!started.isAlive()) {
-        return "the process exited with code " + started.exitValue();
-      }
-      if (System.nanoTime() - deadline > 0) {
-        return "no PONG within " + startupTimeout + " (last problem: " + lastProblem + ")";
-      }
-      try {
-        String reply = RespClient.call(HOST, port, PROBE_TIMEOUT, "PING");
-        if (!"PONG".equals(reply)) {
-          return "PING was answered with " + reply;
-        }
-        long answeringPid = serverPid(port);
-        if (answeringPid == started.pid()) {
-          return null;
-        }
-        // Another server owns the port; ours will exit with "Address already in use".
-        lastProblem = "port " + port + " is answered by another redis-server, pid " + answeringPid;
-      } catch (RedisCommandException e) {
-        if (!e.errorReply().startsWith("LOADING")) {
-          return "PING was answered with the error " + e.errorReply();
-        }
-        lastProblem = e.errorReply();
-      } catch (IOException e) {
-        lastProblem = e.toString(); // Not listening yet: expected while the server boots.
-      }
-      RedisProcess.sleep(POLL_INTERVAL);
-    }
-  }
-
-  private static long serverPid(int port) throws IOException {
-    String info = RespClient.call(HOST, port, PROBE_TIMEOUT, "INFO", "server");
-    Matcher matcher = PROCESS_ID.matcher(info == null ? "" : info);
-    if (!matcher.find()) {
-      throw new IOException("INFO server has no process_id: " + info);
-    }
-    return Long.parseLong(matcher.group(1));
-  }
-
-  /**
-   * Configures a {@link RedisServer}. Not thread-safe; build on one thread.
-   *
-   * <p>Defaults: in memory only, a free port chosen at the first start, a fresh temporary data
-   * directory, a 10 second startup timeout, no extra arguments.
-   */
-  public static final class Builder {
-
-    private boolean persistent;
-    private Path dataDir;
-    private final List<String> args = new ArrayList<>();
-    private final List<String> launcher = new ArrayList<>();
-    private int port;
-    private String configFileName;
-    private String configFileText;
-    private Duration startupTimeout = Duration.ofSeconds(10);
-    private IntSupplier portChooser = FreePort::find;
-
-    private Builder() {}
-
-    /**
-     * Turns on the append-only file, fsynced after every write ({@code --appendonly yes
-     * --appendfsync always}), so data survives {@link RedisServer#stop()}, {@link
-     * RedisServer#kill()} and restarts.
-     *
-     * @return this builder
-     */
-    public Builder persistent() {
-      this.persistent = true;
-      return this;
-    }
-
-    /**
-     * Uses {@code dir} as the working directory instead of a fresh temporary one. It is created if
-     * missing and never deleted by this class, neither by {@link RedisServer#close()} nor at JVM
-     * exit. Reuse a directory across servers to hand an AOF from one to the next. A persistent
-     * server in such a directory is not killed by the JVM shutdown hook; its owner stops it (see
-     * the class comment).
-     *
-     * @param dir the data directory
-     * @return this builder
-     */
-    public Builder dataDir(Path dir) {
-      this.dataDir = Objects.requireNonNull(dir, "dir");
-      return this;
-    }
-
-    /**
-     * Appends raw {@code redis-server} command-line arguments after the built-in ones, e.g. {@code
-     * args("--maxmemory", "10mb")}; later options override earlier ones. May be called repeatedly.
-     * Options this class manages ({@code --port}, {@code --bind}, {@code --dir}, {@code
-     * --daemonize}, {@code --logfile}) are rejected; so is anything that stops {@code PING} from
-     * working without a password.
-     *
-     * @param extraArgs the arguments
-     * @return this builder
-     * @throws IllegalArgumentException for a managed option
-     */
-    public Builder args(String... extraArgs) {
-      for (String arg : extraArgs) {
-        Objects.requireNonNull(arg, "arg");
-        if (RESERVED_OPTIONS.contains(arg)) {
-          throw new IllegalArgumentException(arg + " is managed by RedisServer");
-        }
-      }
-      args.addAll(Arrays.asList(extraArgs));
-      return this;
-    }
-
-    /**
-     * Runs the binary through a tool that executes it in the same process, e.g. {@code
-     * launcher("valgrind", "--tool=callgrind")}: the words go before the binary on the command
-     * line. The tool must keep the process id ({@link RedisServer#pid()} is the tool's), as
-     * valgrind does.
-     *
-     * @param words the tool and its options
-     * @return this builder
-     */
-    public Builder launcher(String... words) {
-      for (String word : words) {
-        launcher.add(Objects.requireNonNull(word, "word"));
-      }
-      return this;
-    }
-
-    /**
-     * Fixes the port instead of picking a free one. A taken port then fails {@link
-     * RedisServer#start()} instead of moving to another port.
-     *
-     * @param port a TCP port, 1 to 65535
-     * @return this builder
-     */
-    public Builder port(int port) {
-      if (port < 1 || port > 65535) {
-        throw new IllegalArgumentException("port " + port);
-      }
-      this.port = port;
-      return this;
-    }
-
-    /**
-     * Sets how long {@link RedisServer#start()} waits for {@code PING} to succeed.
-     *
-     * @param timeout a positive duration
-     * @return this builder
-     */
-    public Builder startupTimeout(Duration timeout) {
-      if (timeout.isNegative() || timeout.isZero()) {
-        throw new IllegalArgumentException("timeout " + timeout);
-      }
-      this.startupTimeout = timeout;
-      return this;
-    }
-
-    /** Replaces the free-port probe: for cluster nodes, and tests of the port-conflict retry. */
-    Builder portChooser(IntSupplier chooser) {
-      this.portChooser = Objects.requireNonNull(chooser, "chooser");
-      return this;
-    }
-
-    /**
-     * Writes {@code text} to {@code fileName} in the data directory when the server is built, and
-     * passes that file to {@code redis-server} as its config file. For a sentinel, which keeps its
-     * state by rewriting its config file and refuses to start without one.
-     */
-    public Builder configFile(String fileName, String text) {
-      this.configFileName = Objects.requireNonNull(fileName, "fileName");
-      this.configFileText = Objects.requireNonNull(text, "text");
-      return this;
-    }
-
-    /**
-     * Creates the server, not started, and its data directory.
-     *
-     * @return the server
-     * @throws RedisServerException if the data directory cannot be created
-     */
-    public RedisServer build() {
-      try {
-        if (dataDir != null) {
-          Files.createDirectories(dataDir);
-          writeConfigFile(dataDir);
-          return new RedisServer(this, dataDir, false);
-        }
-        Path dir = Files.createTempDirectory("hourglass-redis-");
-        ShutdownCleanup.registerDirectory(dir);
-        writeConfigFile(dir);
-        return new RedisServer(this, dir, true);
-      } catch (IOException e) {
-        throw new RedisServerException("Cannot create the data directory or its config file", e);
-      }
-    }
-
-    private void writeConfigFile(Path dir) throws IOException {
-      if (configFileName != null) {
-        Files.writeString(dir.resolve(configFileName), configFileText);
-      }
-    }
   }
 }

@@ -93,7 +93,7 @@ class OrphanTest {
 
       // The owner's hook wrote once the cleanup hook was done, then stopped the server (SIGTERM).
       assertThat(ProcessHandle.of(redisPid).filter(ProcessHandle::isAlive)).isEmpty();
-      assertThat(Files.readString(dataDir.resolve(RedisServer.LOG_FILE)))
+      assertThat(Files.readString(dataDir.resolve(ServerSettings.LOG_FILE)))
           .contains("Received SIGTERM")
           .contains("ready to exit");
       try (RedisServer next = RedisServer.builder().persistent().dataDir(dataDir).build()) {

@@ -23,7 +23,7 @@ class RedisServerFailureTest {
           .isInstanceOf(RedisServerException.class)
           .hasMessageContaining("did not start")
           .hasMessageContaining("Address already in use")
-          .hasMessageContaining(redis.dataDir().resolve(RedisServer.LOG_FILE).toString());
+          .hasMessageContaining(redis.dataDir().resolve(ServerSettings.LOG_FILE).toString());
       assertThat(redis.isRunning()).isFalse();
     }
   }

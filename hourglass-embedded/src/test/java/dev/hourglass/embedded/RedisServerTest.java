@@ -126,7 +126,7 @@ class RedisServerTest {
     RedisServer redis = RedisServer.create();
     redis.start();
     Path dir = redis.dataDir();
-    assertThat(dir.resolve(RedisServer.LOG_FILE)).exists();
+    assertThat(dir.resolve(ServerSettings.LOG_FILE)).exists();
 
     redis.close();
     redis.close();
@@ -143,7 +143,7 @@ class RedisServerTest {
         redis.start();
         assertThat(redis.dataDir()).isEqualTo(dir.resolve("sub"));
       }
-      assertThat(dir.resolve("sub").resolve(RedisServer.LOG_FILE)).exists();
+      assertThat(dir.resolve("sub").resolve(ServerSettings.LOG_FILE)).exists();
     } finally {
       ShutdownCleanup.deleteRecursively(dir);
     }

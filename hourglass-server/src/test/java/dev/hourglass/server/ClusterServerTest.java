@@ -2,9 +2,9 @@ package dev.hourglass.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.hourglass.embedded.RedisCluster;
 import dev.hourglass.server.config.ConfigLoader;
 import dev.hourglass.server.config.ServerConfig;
+import dev.hourglass.testing.topology.RedisCluster;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;

@@ -2,10 +2,10 @@ package dev.hourglass.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.hourglass.embedded.RedisSentinel;
 import dev.hourglass.embedded.RedisServer;
 import dev.hourglass.server.config.ConfigLoader;
 import dev.hourglass.server.config.ServerConfig;
+import dev.hourglass.testing.topology.RedisSentinel;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.util.Map;

@@ -1,5 +1,8 @@
-package dev.hourglass.embedded;
+package dev.hourglass.testing.topology;
 
+import dev.hourglass.embedded.RedisDeployment;
+import dev.hourglass.embedded.RedisServer;
+import dev.hourglass.embedded.RedisServerException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -10,8 +13,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * A Redis Cluster for tests: three masters, each owning a third of the 16384 hash slots, and
- * optionally a replica of each ({@link Builder#replicasPerMaster}), all {@link RedisServer}s
- * started with {@code --cluster-enabled yes}.
+ * optionally a replica of each ({@link RedisClusterBuilder#replicasPerMaster}), all {@link
+ * RedisServer}s started with {@code --cluster-enabled yes}.
  *
  * <p>The first {@link #start()} assigns the slots ({@code CLUSTER ADDSLOTS}, which Redis 6.2
  * understands, unlike {@code ADDSLOTSRANGE}), joins the nodes ({@code CLUSTER MEET}), makes each
@@ -44,9 +47,6 @@ public final class RedisCluster implements RedisDeployment {
   /** Number of masters this deployment runs. */
   public static final int MASTERS = 3;
 
-  private static final int SLOTS_PER_COMMAND = 1000;
-  private static final Duration FORM_TIMEOUT = Duration.ofSeconds(30);
-
   private final Duration nodeTimeout;
   private final List<RedisServer> nodes;
   private final List<RedisServer> replicas;
@@ -57,30 +57,20 @@ public final class RedisCluster implements RedisDeployment {
   private boolean failedOver; // guarded by this
   private boolean closed; // guarded by this
 
-  private RedisCluster(Builder settings) {
-    this.nodeTimeout = settings.nodeTimeout;
+  RedisCluster(int replicasPerMaster, Duration nodeTimeout) {
+    this.nodeTimeout = nodeTimeout;
     List<RedisServer> masters = new ArrayList<>();
     List<RedisServer> followers = new ArrayList<>();
     for (int i = 0; i < MASTERS; i++) {
-      masters.add(newNode());
+      masters.add(ClusterNodes.newNode(nodeTimeout));
     }
-    for (int i = 0; i < MASTERS * settings.replicasPerMaster; i++) {
-      followers.add(newNode());
+    for (int i = 0; i < MASTERS * replicasPerMaster; i++) {
+      followers.add(ClusterNodes.newNode(nodeTimeout));
     }
     this.nodes = List.copyOf(masters);
     this.replicas = List.copyOf(followers);
     all.addAll(nodes);
     all.addAll(replicas);
-  }
-
-  private RedisServer newNode() {
-    return RedisServer.builder()
-        .args(
-            "--cluster-enabled", "yes",
-            "--cluster-config-file", "nodes.conf",
-            "--cluster-node-timeout", Long.toString(nodeTimeout.toMillis()))
-        .portChooser(FreePort::findForCluster)
-        .build();
   }
 
   /**
@@ -98,8 +88,8 @@ public final class RedisCluster implements RedisDeployment {
    *
    * @return a new builder
    */
-  public static Builder builder() {
-    return new Builder();
+  public static RedisClusterBuilder builder() {
+    return new RedisClusterBuilder();
   }
 
   /**
@@ -116,29 +106,10 @@ public final class RedisCluster implements RedisDeployment {
     }
     all.forEach(RedisServer::start);
     if (!formed) {
-      assignSlots();
-      RedisServer first = nodes.get(0);
-      for (RedisServer other : all.subList(1, all.size())) {
-        first.command("CLUSTER", "MEET", other.host(), Integer.toString(other.port()));
-      }
-      awaitHealthy();
-      for (int i = 0; i < replicas.size(); i++) {
-        follow(replicas.get(i), nodes.get(i % MASTERS));
-      }
+      ClusterNodes.form(nodes, replicas, all);
       formed = true;
     }
-    awaitHealthy();
-  }
-
-  /**
-   * Makes {@code replica}, which has joined, a replica of {@code master} and waits for its sync.
-   */
-  private void follow(RedisServer replica, RedisServer master) {
-    replica.command("CLUSTER", "REPLICATE", nodeId(master));
-    RedisProcess.await(
-        replica + " in sync with " + master,
-        FORM_TIMEOUT,
-        () -> replica.command("INFO", "replication").contains("master_link_status:up"));
+    ClusterNodes.awaitHealthy(all);
   }
 
   /**
@@ -148,45 +119,7 @@ public final class RedisCluster implements RedisDeployment {
    * @return its 40-character id
    */
   public String nodeId(RedisServer node) {
-    return node.command("CLUSTER", "MYID").strip();
-  }
-
-  private void assignSlots() {
-    for (int i = 0; i < MASTERS; i++) {
-      int from = SLOTS * i / MASTERS;
-      int to = SLOTS * (i + 1) / MASTERS;
-      for (int start = from; start < to; start += SLOTS_PER_COMMAND) {
-        List<String> args = new ArrayList<>(List.of("CLUSTER", "ADDSLOTS"));
-        for (int slot = start; slot < Math.min(to, start + SLOTS_PER_COMMAND); slot++) {
-          args.add(Integer.toString(slot));
-        }
-        nodes.get(i).command(args.toArray(new String[0]));
-      }
-    }
-  }
-
-  /**
-   * Until every running node reports {@code cluster_state:ok} with every slot served and knows
-   * every node ever started (a failed one stays known).
-   */
-  private void awaitHealthy() {
-    String known = "cluster_known_nodes:" + all.size();
-    RedisProcess.await(
-        "cluster_state:ok on every node, knowing " + all.size() + " nodes",
-        FORM_TIMEOUT,
-        () -> {
-          for (RedisServer node : all) {
-            if (node.isRunning()) {
-              String info = node.command("CLUSTER", "INFO");
-              if (!info.contains("cluster_state:ok")
-                  || !info.contains("cluster_slots_ok:" + SLOTS)
-                  || !info.contains(known)) {
-                return false;
-              }
-            }
-          }
-          return true;
-        });
+    return ClusterNodes.nodeId(node);
   }
 
   /**
@@ -199,7 +132,7 @@ public final class RedisCluster implements RedisDeployment {
    */
   public synchronized RedisServer killMaster(RedisServer master) {
     failedOver = true;
-    killedSlots.put(master, firstSlotOf(master));
+    killedSlots.put(master, SlotOwners.read(all).firstSlotOf(master));
     master.kill();
     return master;
   }
@@ -217,26 +150,15 @@ public final class RedisCluster implements RedisDeployment {
   public RedisServer awaitFailover(RedisServer old, Duration timeout) {
     int slot = oldSlot(old);
     RedisServer[] promoted = new RedisServer[1];
-    RedisProcess.await(
+    Nodes.await(
         "a replica taking over slot " + slot + " from " + old,
         timeout,
-        () -> {
-          synchronized (this) {
-            RedisServer owner = masterOf(slot);
-            if (owner == old || !owner.command("ROLE").startsWith("master")) {
-              return false;
-            }
-            for (RedisServer node : all) {
-              if (node.isRunning()
-                  && !node.command("CLUSTER", "INFO").contains("cluster_state:ok")) {
-                return false;
-              }
-            }
-            promoted[0] = owner;
-            return true;
-          }
-        });
+        () -> (promoted[0] = tookOver(slot, old)) != null);
     return promoted[0];
+  }
+
+  private synchronized RedisServer tookOver(int slot, RedisServer old) {
+    return ClusterNodes.tookOver(slot, old, all);
   }
 
   /** The first slot {@code old} served when {@link #killMaster} killed it. */
@@ -256,13 +178,13 @@ public final class RedisCluster implements RedisDeployment {
    * @return the new replica
    */
   public synchronized RedisServer addReplica(RedisServer master) {
-    RedisServer replica = newNode();
+    RedisServer replica = ClusterNodes.newNode(nodeTimeout);
     all.add(replica);
     replica.start();
-    master.command("CLUSTER", "MEET", replica.host(), Integer.toString(replica.port()));
-    awaitHealthy();
-    follow(replica, master);
-    awaitHealthy();
+    ClusterNodes.meet(master, replica);
+    ClusterNodes.awaitHealthy(all);
+    ClusterNodes.follow(replica, master);
+    ClusterNodes.awaitHealthy(all);
     return replica;
   }
 
@@ -275,61 +197,7 @@ public final class RedisCluster implements RedisDeployment {
    * @throws RedisServerException if no node of this cluster serves it
    */
   public synchronized RedisServer masterOf(int slot) {
-    for (String[] f : masterLines()) {
-      for (int[] range : ranges(f)) {
-        if (slot >= range[0] && slot <= range[1]) {
-          return byAddress(f[1]);
-        }
-      }
-    }
-    throw new RedisServerException("no master serves slot " + slot);
-  }
-
-  /** The first slot {@code master} serves now. */
-  private int firstSlotOf(RedisServer master) {
-    for (String[] f : masterLines()) {
-      List<int[]> ranges = ranges(f);
-      if (byAddress(f[1]) == master && !ranges.isEmpty()) {
-        return ranges.get(0)[0];
-      }
-    }
-    throw new IllegalArgumentException(master + " serves no slot");
-  }
-
-  /** The masters' lines of a running node's {@code CLUSTER NODES}, split into fields. */
-  private List<String[]> masterLines() {
-    RedisServer running = all.stream().filter(RedisServer::isRunning).findFirst().orElseThrow();
-    List<String[]> lines = new ArrayList<>();
-    for (String line : running.command("CLUSTER", "NODES").split("\n")) {
-      String[] f = line.strip().split(" ");
-      if (f.length >= 8 && f[2].contains("master")) {
-        lines.add(f);
-      }
-    }
-    return lines;
-  }
-
-  /** The slot ranges of a {@code CLUSTER NODES} line, {from, to}; slots moving are left out. */
-  private static List<int[]> ranges(String[] fields) {
-    List<int[]> ranges = new ArrayList<>();
-    for (int i = 8; i < fields.length; i++) {
-      if (!fields[i].startsWith("[")) { // "[slot->-id]": a slot being imported or migrated
-        String[] range = fields[i].split("-");
-        int from = Integer.parseInt(range[0]);
-        ranges.add(new int[] {from, range.length > 1 ? Integer.parseInt(range[1]) : from});
-      }
-    }
-    return ranges;
-  }
-
-  private RedisServer byAddress(String address) {
-    String hostPort = address.split("@")[0];
-    for (RedisServer node : all) {
-      if (hostPort.equals(node.host() + ":" + node.port())) {
-        return node;
-      }
-    }
-    throw new RedisServerException("unknown node " + address);
+    return SlotOwners.read(all).masterOf(slot);
   }
 
   /**
@@ -345,13 +213,7 @@ public final class RedisCluster implements RedisDeployment {
     if (source == target) {
       throw new IllegalArgumentException(target + " already serves slot " + slot);
     }
-    List<RedisServer> masters = new ArrayList<>();
-    for (RedisServer node : all) {
-      if (node.isRunning() && node.command("ROLE").startsWith("master")) {
-        masters.add(node);
-      }
-    }
-    return SlotMigration.begin(this, slot, source, target, masters);
+    return SlotMigration.begin(slot, source, target, Nodes.runningMasters(all));
   }
 
   /** Stops every node gracefully; {@link #start()} brings the cluster back on the same ports. */
@@ -422,11 +284,7 @@ public final class RedisCluster implements RedisDeployment {
   /** Runs {@code FLUSHALL} on every running master. */
   @Override
   public synchronized void flushAll() {
-    for (RedisServer node : all) {
-      if (node.isRunning() && node.command("ROLE").startsWith("master")) {
-        node.flushAll();
-      }
-    }
+    Nodes.runningMasters(all).forEach(RedisServer::flushAll);
   }
 
   /** Stops every node for good and deletes their data directories. Calling it twice is harmless. */
@@ -436,57 +294,11 @@ public final class RedisCluster implements RedisDeployment {
       return;
     }
     closed = true;
-    RedisProcess.closeAll(all);
+    Nodes.closeAll(all);
   }
 
   @Override
   public synchronized String toString() {
     return "RedisCluster" + all;
-  }
-
-  /** Configures a {@link RedisCluster}. Not thread-safe; build on one thread. */
-  public static final class Builder {
-    private int replicasPerMaster;
-    private Duration nodeTimeout = Duration.ofSeconds(5);
-
-    private Builder() {}
-
-    /**
-     * Sets how many replicas each master gets.
-     *
-     * @param count 0 or 1
-     * @return this builder
-     */
-    public Builder replicasPerMaster(int count) {
-      if (count < 0 || count > 1) {
-        throw new IllegalArgumentException("replicasPerMaster " + count + ": 0 or 1");
-      }
-      this.replicasPerMaster = count;
-      return this;
-    }
-
-    /**
-     * Sets {@code cluster-node-timeout}: how long a node may not answer before the others judge it
-     * failed and its replica takes over.
-     *
-     * @param timeout at least 100 ms
-     * @return this builder
-     */
-    public Builder nodeTimeout(Duration timeout) {
-      if (timeout.toMillis() < 100) {
-        throw new IllegalArgumentException("nodeTimeout " + timeout + ": at least 100 ms");
-      }
-      this.nodeTimeout = timeout;
-      return this;
-    }
-
-    /**
-     * Creates the cluster, not started.
-     *
-     * @return the cluster
-     */
-    public RedisCluster build() {
-      return new RedisCluster(this);
-    }
   }
 }

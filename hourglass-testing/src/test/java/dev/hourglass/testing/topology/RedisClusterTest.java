@@ -1,8 +1,10 @@
-package dev.hourglass.embedded;
+package dev.hourglass.testing.topology;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.hourglass.embedded.RedisCommandException;
+import dev.hourglass.embedded.RedisServer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

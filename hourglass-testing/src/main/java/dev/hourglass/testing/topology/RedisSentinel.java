@@ -1,5 +1,8 @@
-package dev.hourglass.embedded;
+package dev.hourglass.testing.topology;
 
+import dev.hourglass.embedded.RedisDeployment;
+import dev.hourglass.embedded.RedisServer;
+import dev.hourglass.embedded.RedisServerException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,18 +37,16 @@ public final class RedisSentinel implements RedisDeployment {
   /** The name the sentinels know the master by ({@code sentinelMasterId} in Lettuce). */
   public static final String MASTER_NAME = "mymaster";
 
-  private static final Duration READY_TIMEOUT = Duration.ofSeconds(30);
-
-  private final Builder settings;
+  private final SentinelSettings settings;
   private final RedisServer master;
   private final List<RedisServer> dataNodes = new ArrayList<>(); // guarded by this
   private final List<RedisServer> sentinels = new ArrayList<>(); // guarded by this
   private boolean failedOver; // guarded by this
   private boolean closed; // guarded by this
 
-  private RedisSentinel(Builder settings) {
+  RedisSentinel(SentinelSettings settings) {
     this.settings = settings;
-    this.master = settings.dataNode().build();
+    this.master = settings.master();
     dataNodes.add(master);
   }
 
@@ -65,8 +66,8 @@ public final class RedisSentinel implements RedisDeployment {
    *
    * @return a new builder
    */
-  public static Builder builder() {
-    return new Builder();
+  public static RedisSentinelBuilder builder() {
+    return new RedisSentinelBuilder();
   }
 
   /**
@@ -83,63 +84,18 @@ public final class RedisSentinel implements RedisDeployment {
     }
     master.start();
     if (dataNodes.size() == 1) {
-      for (int i = 0; i < settings.replicas; i++) {
-        dataNodes.add(
-            settings.dataNode().args("--replicaof", RedisServer.HOST, "" + master.port()).build());
+      for (int i = 0; i < settings.replicas(); i++) {
+        dataNodes.add(settings.replicaOf(master));
       }
     }
     dataNodes.forEach(RedisServer::start);
     if (sentinels.isEmpty()) {
-      for (int i = 0; i < settings.sentinels; i++) {
-        sentinels.add(
-            RedisServer.builder()
-                .configFile("sentinel.conf", settings.sentinelConfig(master.port()))
-                .args("--sentinel")
-                .build());
+      for (int i = 0; i < settings.sentinels(); i++) {
+        sentinels.add(settings.sentinelOf(master));
       }
     }
     sentinels.forEach(RedisServer::start);
-    awaitFormed(master);
-  }
-
-  /**
-   * Until every running replica is in sync with {@code current}, and every sentinel names {@code
-   * current}, knows every running replica and every other sentinel.
-   */
-  private void awaitFormed(RedisServer current) {
-    String expected = RedisServer.HOST + "\n" + current.port();
-    String peers = ",sentinels=" + sentinels.size();
-    RedisProcess.await(
-        "the group to form around " + current,
-        READY_TIMEOUT,
-        () -> {
-          List<RedisServer> replicas = new ArrayList<>();
-          for (RedisServer node : dataNodes) {
-            if (node != current && node.isRunning()) {
-              if (!node.command("INFO", "replication").contains("master_link_status:up")) {
-                return false;
-              }
-              replicas.add(node);
-            }
-          }
-          for (RedisServer s : sentinels) {
-            if (!expected.equals(masterAddress(s))
-                || !s.command("INFO", "sentinel").contains(peers)) {
-              return false;
-            }
-            String known = s.command("SENTINEL", "REPLICAS", MASTER_NAME);
-            for (RedisServer replica : replicas) {
-              if (!known.contains("\n" + RedisServer.HOST + ":" + replica.port() + "\n")) {
-                return false;
-              }
-            }
-          }
-          return true;
-        });
-  }
-
-  private static String masterAddress(RedisServer sentinel) {
-    return sentinel.command("SENTINEL", "GET-MASTER-ADDR-BY-NAME", MASTER_NAME);
+    SentinelReports.awaitFormed(master, dataNodes, sentinels);
   }
 
   /**
@@ -202,22 +158,12 @@ public final class RedisSentinel implements RedisDeployment {
    * @throws IllegalStateException before the first start
    */
   public synchronized RedisServer currentMaster() {
-    String address = masterAddress(sentinel());
-    RedisServer node = nodeAt(address);
+    String address = SentinelReports.masterAddress(sentinel());
+    RedisServer node = SentinelReports.nodeAt(address, dataNodes);
     if (node == null) {
       throw new RedisServerException("the sentinel names an unknown master: " + address);
     }
     return node;
-  }
-
-  /** The data node at a sentinel's {@code host\nport} answer, or null. */
-  private RedisServer nodeAt(String address) {
-    for (RedisServer node : dataNodes) {
-      if (address.equals(RedisServer.HOST + "\n" + node.port())) {
-        return node;
-      }
-    }
-    return null;
   }
 
   /**
@@ -254,7 +200,7 @@ public final class RedisSentinel implements RedisDeployment {
 
   /**
    * Crashes the current master with {@code SIGKILL}; the sentinels promote a replica once they
-   * judge it down ({@link Builder#downAfter}). After this, {@link #start()} refuses.
+   * judge it down ({@link RedisSentinelBuilder#downAfter}). After this, {@link #start()} refuses.
    *
    * @return the killed node
    */
@@ -279,23 +225,13 @@ public final class RedisSentinel implements RedisDeployment {
       failedOver = true; // roles change under the group even when a sentinel started the failover
     }
     RedisServer[] promoted = new RedisServer[1];
-    RedisProcess.await(
+    Nodes.await(
         "a failover away from " + old, timeout, () -> (promoted[0] = promoted(old)) != null);
     return promoted[0];
   }
 
   private synchronized RedisServer promoted(RedisServer old) {
-    RedisServer first = null;
-    for (RedisServer s : sentinels) {
-      RedisServer named = nodeAt(masterAddress(s));
-      if (named == null || named == old || (first != null && named != first)) {
-        return null;
-      }
-      first = named;
-    }
-    return first != null && first.isRunning() && first.command("ROLE").startsWith("master")
-        ? first
-        : null;
+    return SentinelReports.promoted(old, dataNodes, sentinels);
   }
 
   /**
@@ -306,11 +242,10 @@ public final class RedisSentinel implements RedisDeployment {
    */
   public synchronized RedisServer addReplica() {
     RedisServer current = currentMaster();
-    RedisServer replica =
-        settings.dataNode().args("--replicaof", RedisServer.HOST, "" + current.port()).build();
+    RedisServer replica = settings.replicaOf(current);
     dataNodes.add(replica);
     replica.start();
-    awaitFormed(current);
+    SentinelReports.awaitFormed(current, dataNodes, sentinels);
     return replica;
   }
 
@@ -329,126 +264,11 @@ public final class RedisSentinel implements RedisDeployment {
     closed = true;
     List<RedisServer> all = new ArrayList<>(sentinels);
     all.addAll(dataNodes);
-    RedisProcess.closeAll(all);
+    Nodes.closeAll(all);
   }
 
   @Override
   public synchronized String toString() {
     return "RedisSentinel[data nodes " + dataNodes + ", sentinels " + sentinels + "]";
-  }
-
-  /** Configures a {@link RedisSentinel}. Not thread-safe; build on one thread. */
-  public static final class Builder {
-    private int replicas = 1;
-    private int sentinels = 3;
-    private int quorum;
-    private Duration downAfter = Duration.ofSeconds(1);
-    private Duration failoverTimeout = Duration.ofSeconds(10);
-    private boolean persistent;
-
-    private Builder() {}
-
-    /**
-     * Sets how many replicas the master starts with.
-     *
-     * @param count 0 to 4
-     * @return this builder
-     */
-    public Builder replicas(int count) {
-      if (count < 0 || count > 4) {
-        throw new IllegalArgumentException("replicas " + count + ": 0 to 4");
-      }
-      this.replicas = count;
-      return this;
-    }
-
-    /**
-     * Sets how many sentinels monitor the master.
-     *
-     * @param count 1 to 5
-     * @return this builder
-     */
-    public Builder sentinels(int count) {
-      if (count < 1 || count > 5) {
-        throw new IllegalArgumentException("sentinels " + count + ": 1 to 5");
-      }
-      this.sentinels = count;
-      return this;
-    }
-
-    /**
-     * Sets how many sentinels must agree that the master is down; default a majority.
-     *
-     * @param count 1 to the number of sentinels
-     * @return this builder
-     */
-    public Builder quorum(int count) {
-      if (count < 1) {
-        throw new IllegalArgumentException("quorum " + count);
-      }
-      this.quorum = count;
-      return this;
-    }
-
-    /**
-     * Sets how long the master must fail to answer before a sentinel judges it down ({@code
-     * down-after-milliseconds}); default 1 s.
-     *
-     * @param duration at least 100 ms
-     * @return this builder
-     */
-    public Builder downAfter(Duration duration) {
-      if (duration.toMillis() < 100) {
-        throw new IllegalArgumentException("downAfter " + duration + ": at least 100 ms");
-      }
-      this.downAfter = duration;
-      return this;
-    }
-
-    /**
-     * Gives every data node the append-only file, fsynced after every write ({@link
-     * RedisServer.Builder#persistent()}).
-     *
-     * @return this builder
-     */
-    public Builder persistent() {
-      this.persistent = true;
-      return this;
-    }
-
-    /**
-     * Creates the group, not started.
-     *
-     * @return the group
-     * @throws IllegalArgumentException if the quorum exceeds the number of sentinels
-     */
-    public RedisSentinel build() {
-      if (quorum > sentinels) {
-        throw new IllegalArgumentException("quorum " + quorum + " > sentinels " + sentinels);
-      }
-      return new RedisSentinel(this);
-    }
-
-    private RedisServer.Builder dataNode() {
-      RedisServer.Builder node = RedisServer.builder();
-      return persistent ? node.persistent() : node;
-    }
-
-    private String sentinelConfig(int masterPort) {
-      int votes = quorum > 0 ? quorum : sentinels / 2 + 1;
-      return String.join(
-          "\n",
-          "sentinel monitor "
-              + MASTER_NAME
-              + " "
-              + RedisServer.HOST
-              + " "
-              + masterPort
-              + " "
-              + votes,
-          "sentinel down-after-milliseconds " + MASTER_NAME + " " + downAfter.toMillis(),
-          "sentinel failover-timeout " + MASTER_NAME + " " + failoverTimeout.toMillis(),
-          "");
-    }
   }
 }

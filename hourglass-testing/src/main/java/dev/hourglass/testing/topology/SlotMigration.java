@@ -1,5 +1,6 @@
-package dev.hourglass.embedded;
+package dev.hourglass.testing.topology;
 
+import dev.hourglass.embedded.RedisServer;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -38,30 +39,42 @@ public final class SlotMigration {
     this.targetId = id;
   }
 
+  /**
+   * Marks {@code slot} as importing on {@code target} and migrating on {@code source}; {@code
+   * masters} learn the new owner at {@link #finish()}.
+   */
   static SlotMigration begin(
-      RedisCluster cluster,
-      int slot,
-      RedisServer source,
-      RedisServer target,
-      List<RedisServer> masters) {
+      int slot, RedisServer source, RedisServer target, List<RedisServer> masters) {
     String s = Integer.toString(slot);
-    String targetId = cluster.nodeId(target);
-    target.command("CLUSTER", "SETSLOT", s, "IMPORTING", cluster.nodeId(source));
+    String targetId = ClusterNodes.nodeId(target);
+    target.command("CLUSTER", "SETSLOT", s, "IMPORTING", ClusterNodes.nodeId(source));
     source.command("CLUSTER", "SETSLOT", s, "MIGRATING", targetId);
     return new SlotMigration(slot, source, target, masters, targetId);
   }
 
-  /** The slot that moves. */
+  /**
+   * Returns the slot that moves.
+   *
+   * @return 0 to 16383
+   */
   public int slot() {
     return slot;
   }
 
-  /** The master the slot moves from. */
+  /**
+   * Returns the master the slot moves from.
+   *
+   * @return the source
+   */
   public RedisServer source() {
     return source;
   }
 
-  /** The master the slot moves to. */
+  /**
+   * Returns the master the slot moves to.
+   *
+   * @return the target
+   */
   public RedisServer target() {
     return target;
   }
