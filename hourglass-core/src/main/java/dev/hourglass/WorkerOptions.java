@@ -9,7 +9,7 @@ import java.time.Duration;
  * @param prefetch the most jobs the worker may hold leased beyond its handler threads, waiting in
  *     memory for a free thread (default {@value Builder#DEFAULT_PREFETCH}; 0: never more leased
  *     jobs than threads). Prefetch lets one claim carry many jobs, which a burst of short jobs
- *     needs (see docs/BENCHMARKS.md). The worker holds fewer when its handlers are slow: as many as
+ *     needs (docs/BENCHMARKS-HISTORY.md, "Defaults"). The worker holds fewer when its handlers are slow: as many as
  *     its threads finish, at their mean handler time so far, within a quarter of the visibility (at
  *     most 1 s), so a prefetched job starts soon and other workers get their share. With {@code
  *     autoExtend} (the default) the lease of a job waiting for a thread is extended like a running
