@@ -48,8 +48,8 @@ public interface Hourglass extends AutoCloseable {
    * @param type the payload type
    * @param <T> the payload type
    * @return a handle reading and writing payloads with the type's codec
-   * @throws InvalidArgumentException when the name is invalid, the type null, or no codec handles the
-   *     type
+   * @throws InvalidArgumentException when the name is invalid, the type null, or no codec handles
+   *     the type
    * @throws HourglassException when the client is closed
    */
   <T> Queue<T> queue(String name, Class<T> type);
@@ -75,8 +75,8 @@ public interface Hourglass extends AutoCloseable {
    * @param name 1 to 100 of {@code A-Z a-z 0-9 . _ -}
    * @param settings the queue's settings
    * @return a handle on the queue, its payloads bytes
-   * @throws InvalidArgumentException when the name is invalid, the settings null, or partitions/pools differ from the
-   *     stored ones
+   * @throws InvalidArgumentException when the name is invalid, the settings null, or
+   *     partitions/pools differ from the stored ones
    * @throws RedisUnavailableException when Redis cannot take the call
    * @throws HourglassException when the client is closed
    */

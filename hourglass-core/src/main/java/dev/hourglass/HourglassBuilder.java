@@ -165,7 +165,8 @@ public final class HourglassBuilder {
   /**
    * Observes every script call, e.g. to record Redis latency as a metric (default: none).
    *
-   * @param scriptListener required ({@link ScriptListener#NONE} for none), checked by {@link #build()}
+   * @param scriptListener required ({@link ScriptListener#NONE} for none), checked by {@link
+   *     #build()}
    * @return this builder
    */
   public HourglassBuilder scriptListener(ScriptListener scriptListener) {
@@ -184,8 +185,8 @@ public final class HourglassBuilder {
    * timeout if that is shorter).
    *
    * @param replicas 0 to {@value QueueSettings#MAX_REPLICA_ACKS}, checked by {@link #build()}
-   * @param timeout positive and shorter than the command timeout, or null for the default; checked by
-   *     {@link #build()}
+   * @param timeout positive and shorter than the command timeout, or null for the default; checked
+   *     by {@link #build()}
    * @return this builder
    */
   public HourglassBuilder replicaAcks(int replicas, Duration timeout) {

@@ -81,7 +81,8 @@ public final class JobSpec {
   }
 
   /**
-   * A builder with nothing set: the payload is required, every other field takes the queue's default.
+   * A builder with nothing set: the payload is required, every other field takes the queue's
+   * default.
    *
    * @return a new builder
    */
@@ -106,7 +107,8 @@ public final class JobSpec {
    * @param payload the payload as text
    * @param delay from the Redis server's now; null means now
    * @return the spec
-   * @throws InvalidArgumentException when the payload is null or the delay negative or over 100 years
+   * @throws InvalidArgumentException when the payload is null or the delay negative or over 100
+   *     years
    */
   public static JobSpec of(String payload, Duration delay) {
     return builder().payload(payload).delay(delay).build();
@@ -338,8 +340,8 @@ public final class JobSpec {
     /**
      * Lease length of each delivery: an unacked job comes back after it.
      *
-     * @param visibility 1 ms to {@link JobSpec#MAX_DURATION} (checked by {@link #build()}), or null for
-     *     the queue's default
+     * @param visibility 1 ms to {@link JobSpec#MAX_DURATION} (checked by {@link #build()}), or null
+     *     for the queue's default
      * @return this builder
      */
     public Builder visibility(Duration visibility) {
@@ -350,8 +352,8 @@ public final class JobSpec {
     /**
      * Drop the job if it is not acked within this time of its creation.
      *
-     * @param ttl 1 ms to {@link JobSpec#MAX_DURATION} (checked by {@link #build()}), or null for the
-     *     queue's default
+     * @param ttl 1 ms to {@link JobSpec#MAX_DURATION} (checked by {@link #build()}), or null for
+     *     the queue's default
      * @return this builder
      */
     public Builder ttl(Duration ttl) {

@@ -56,7 +56,8 @@ public interface Outbox {
    * @param partition 0 to the queue's partitions - 1
    * @param max 1 to 10,000
    * @return the records, oldest first; none for a queue that does not exist
-   * @throws InvalidArgumentException for a bad queue name, a bad partition or a max outside 1..10,000
+   * @throws InvalidArgumentException for a bad queue name, a bad partition or a max outside
+   *     1..10,000
    * @throws RedisUnavailableException when Redis cannot take the call
    */
   List<FinishedJob> read(String queue, int partition, int max);
@@ -94,7 +95,8 @@ public interface Outbox {
    * @return a future that completes once the records are deleted; it fails with {@link
    *     InvalidArgumentException} for a partition beyond the queue's, and with {@link
    *     RedisUnavailableException} when Redis cannot take the call
-   * @throws InvalidArgumentException at once, for a bad queue name, a negative partition, or null ids
+   * @throws InvalidArgumentException at once, for a bad queue name, a negative partition, or null
+   *     ids
    */
   CompletableFuture<Void> removeAsync(String queue, int partition, List<String> recordIds);
 

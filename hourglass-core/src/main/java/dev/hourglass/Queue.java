@@ -455,7 +455,6 @@ public interface Queue<T> {
    */
   CompletableFuture<Long> deleteWithJobsAsync();
 
-
   /**
    * Runs one promotion pass over every partition now: jobs due within the next slot or two are
    * loaded from their slot lists, expired leases come back, jobs past their ttl and dead jobs past
@@ -470,7 +469,6 @@ public interface Queue<T> {
   long promote();
 
   CompletableFuture<Long> promoteAsync();
-
 
   // ---- consume ----
 

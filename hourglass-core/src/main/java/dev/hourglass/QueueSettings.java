@@ -17,6 +17,7 @@ import java.util.regex.Pattern;
 public final class QueueSettings {
   /** Partitions of a queue created with the defaults: one, on one Redis hash tag. */
   public static final int DEFAULT_PARTITIONS = 1;
+
   /**
    * Pool hashes per partition by default; 40 keep the largest key near 78 MB at 10M pending jobs.
    */
@@ -30,15 +31,20 @@ public final class QueueSettings {
 
   /** Slot width by default: far-future jobs are kept in one list per minute of due time. */
   public static final Duration DEFAULT_SLOT_WIDTH = Duration.ofSeconds(60);
+
   /** Deliveries a job gets by default before it goes dead. */
   public static final int DEFAULT_MAX_ATTEMPTS = 5;
+
   /** Retry delays by default: exponential from 1 s, at most 1 h, with 20% jitter. */
   public static final Backoff DEFAULT_BACKOFF =
       Backoff.exponential(Duration.ofSeconds(1), Duration.ofHours(1), 0.2);
+
   /** Lease length of a delivery by default: an unsettled job comes back after it. */
   public static final Duration DEFAULT_VISIBILITY = Duration.ofSeconds(30);
+
   /** Dead jobs are kept this long by default. */
   public static final Duration DEFAULT_DEAD_MAX_AGE = Duration.ofDays(14);
+
   /** Dead jobs kept per partition by default (oldest deleted first). */
   public static final int DEFAULT_DEAD_MAX_COUNT = 100_000;
 
@@ -93,11 +99,11 @@ public final class QueueSettings {
   }
 
   /**
-   * The settings a queue gets when its first use creates it, unless the client was built with others
-   * ({@link HourglassBuilder#defaultQueueSettings}).
+   * The settings a queue gets when its first use creates it, unless the client was built with
+   * others ({@link HourglassBuilder#defaultQueueSettings}).
    *
-   * @return the defaults of the constants above, no ttl, no attribute, and replica acknowledgement and
-   *     compression following the client
+   * @return the defaults of the constants above, no ttl, no attribute, and replica acknowledgement
+   *     and compression following the client
    */
   public static QueueSettings defaults() {
     return DEFAULTS;
@@ -161,8 +167,8 @@ public final class QueueSettings {
   }
 
   /**
-   * Deliveries a job gets before it goes dead, when its {@link JobSpec} sets none (taken when the job
-   * is enqueued).
+   * Deliveries a job gets before it goes dead, when its {@link JobSpec} sets none (taken when the
+   * job is enqueued).
    *
    * @return 1 to {@value JobSpec#MAX_ATTEMPTS_LIMIT}
    */
@@ -171,8 +177,8 @@ public final class QueueSettings {
   }
 
   /**
-   * Delays between a job's retries, when its {@link JobSpec} sets none. Such a job takes the queue's
-   * backoff when a retry is scheduled, so a change reaches the jobs already waiting.
+   * Delays between a job's retries, when its {@link JobSpec} sets none. Such a job takes the
+   * queue's backoff when a retry is scheduled, so a change reaches the jobs already waiting.
    *
    * @return the queue's default backoff
    */
@@ -388,10 +394,11 @@ public final class QueueSettings {
     }
 
     /**
-     * Default ttl for jobs whose spec sets none (taken at enqueue): a job not acked within this time of
-     * its creation is dropped.
+     * Default ttl for jobs whose spec sets none (taken at enqueue): a job not acked within this
+     * time of its creation is dropped.
      *
-     * @param ttl 1 ms to {@link JobSpec#MAX_DURATION}, or null for none; checked by {@link #build()}
+     * @param ttl 1 ms to {@link JobSpec#MAX_DURATION}, or null for none; checked by {@link
+     *     #build()}
      * @return this builder
      */
     public Builder ttl(Duration ttl) {
@@ -448,7 +455,8 @@ public final class QueueSettings {
      * once {@code replicas} replicas hold them (0: never wait, whatever the client's default); null
      * (the default) follows the client's {@link HourglassBuilder#replicaAcks(int, Duration)}.
      *
-     * @param replicas 0 to {@value QueueSettings#MAX_REPLICA_ACKS}, or null; checked by {@link #build()}
+     * @param replicas 0 to {@value QueueSettings#MAX_REPLICA_ACKS}, or null; checked by {@link
+     *     #build()}
      * @return this builder
      */
     public Builder replicaAcks(Integer replicas) {
@@ -462,7 +470,8 @@ public final class QueueSettings {
      * (the default) follows the client's {@link HourglassBuilder#compressAbove(int)}. Readers need
      * no setting: every payload is handed out as it was enqueued.
      *
-     * @param bytes 0 to {@value QueueSettings#MAX_COMPRESS_ABOVE}, or null; checked by {@link #build()}
+     * @param bytes 0 to {@value QueueSettings#MAX_COMPRESS_ABOVE}, or null; checked by {@link
+     *     #build()}
      * @return this builder
      */
     public Builder compressAbove(Integer bytes) {

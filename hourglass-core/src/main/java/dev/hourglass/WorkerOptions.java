@@ -9,13 +9,13 @@ import java.time.Duration;
  * @param prefetch the most jobs the worker may hold leased beyond its handler threads, waiting in
  *     memory for a free thread (default {@value Builder#DEFAULT_PREFETCH}; 0: never more leased
  *     jobs than threads). Prefetch lets one claim carry many jobs, which a burst of short jobs
- *     needs (docs/BENCHMARKS-HISTORY.md, "Defaults"). The worker holds fewer when its handlers are slow: as many as
- *     its threads finish, at their mean handler time so far, within a quarter of the visibility (at
- *     most 1 s), so a prefetched job starts soon and other workers get their share. With {@code
- *     autoExtend} (the default) the lease of a job waiting for a thread is extended like a running
- *     one's, so no lease lapses while the worker holds it, even when the handlers slow down. On
- *     close, prefetched jobs that have not started are handed back at once, their attempt not
- *     counted.
+ *     needs (docs/BENCHMARKS-HISTORY.md, "Defaults"). The worker holds fewer when its handlers are
+ *     slow: as many as its threads finish, at their mean handler time so far, within a quarter of
+ *     the visibility (at most 1 s), so a prefetched job starts soon and other workers get their
+ *     share. With {@code autoExtend} (the default) the lease of a job waiting for a thread is
+ *     extended like a running one's, so no lease lapses while the worker holds it, even when the
+ *     handlers slow down. On close, prefetched jobs that have not started are handed back at once,
+ *     their attempt not counted.
  * @param maxClaim most jobs per claim call
  * @param visibility lease length per delivery, or null for each job's own
  * @param idleWait the longest the worker blocks on Redis waiting for a wake-up before claiming
@@ -69,9 +69,9 @@ public record WorkerOptions(
   }
 
   /**
-   * The options of {@link Queue#worker(JobHandler)}: 4 handler threads, an adaptive prefetch of up to
-   * {@value Builder#DEFAULT_PREFETCH}, claims of up to 100, each job's own visibility, a 30 s idle
-   * wait and shutdown timeout, leases extended.
+   * The options of {@link Queue#worker(JobHandler)}: 4 handler threads, an adaptive prefetch of up
+   * to {@value Builder#DEFAULT_PREFETCH}, claims of up to 100, each job's own visibility, a 30 s
+   * idle wait and shutdown timeout, leases extended.
    *
    * @return the defaults
    */
@@ -141,8 +141,8 @@ public record WorkerOptions(
     /**
      * Lease length per delivery, instead of each job's own (default: each job's own).
      *
-     * @param visibility 1 ms to {@link JobSpec#MAX_DURATION}, or null for each job's own; checked by
-     *     {@link #build()}
+     * @param visibility 1 ms to {@link JobSpec#MAX_DURATION}, or null for each job's own; checked
+     *     by {@link #build()}
      * @return this builder
      */
     public Builder visibility(Duration visibility) {
@@ -151,7 +151,8 @@ public record WorkerOptions(
     }
 
     /**
-     * The longest the worker blocks on Redis waiting for a wake-up before claiming again (default 30 s).
+     * The longest the worker blocks on Redis waiting for a wake-up before claiming again (default
+     * 30 s).
      *
      * @param idleWait 10 ms to 60 s, checked by {@link #build()}
      * @return this builder
@@ -173,8 +174,9 @@ public record WorkerOptions(
     }
 
     /**
-     * Whether the lease of every job the worker holds is extended whenever half of it is left (default
-     * true). Without it, a job whose lease ran out while it waited for a thread is not started.
+     * Whether the lease of every job the worker holds is extended whenever half of it is left
+     * (default true). Without it, a job whose lease ran out while it waited for a thread is not
+     * started.
      *
      * @param autoExtend false to let leases run out
      * @return this builder
