@@ -123,7 +123,8 @@ public final class Archive implements AutoCloseable {
   }
 
   /**
-   * Each queue's outbox (waiting and dropped records) as of the archiver's last scan. Sends nothing.
+   * Each queue's outbox (waiting and dropped records) as of the archiver's last scan. Sends
+   * nothing.
    *
    * @return the sizes by queue name; none before the first scan
    */

@@ -35,8 +35,9 @@ public final class ArchiveSettings {
   }
 
   /**
-   * A builder with a retention of 30 days, the outbox bound {@link Outbox#DEFAULT_MAX_PER_PARTITION},
-   * batches of 1000, an idle wait of 500 ms and no listener; the database is required.
+   * A builder with a retention of 30 days, the outbox bound {@link
+   * Outbox#DEFAULT_MAX_PER_PARTITION}, batches of 1000, an idle wait of 500 ms and no listener; the
+   * database is required.
    *
    * @return a new builder
    */
@@ -135,8 +136,8 @@ public final class ArchiveSettings {
     private Builder() {}
 
     /**
-     * A JDBC URL ({@code jdbc:postgresql://host:port/db}) and its credentials, for a pool the archive
-     * builds and closes.
+     * A JDBC URL ({@code jdbc:postgresql://host:port/db}) and its credentials, for a pool the
+     * archive builds and closes.
      *
      * @param url {@code jdbc:postgresql:...}, checked by {@link #build()}
      * @param user the database user
@@ -174,7 +175,8 @@ public final class ArchiveSettings {
     }
 
     /**
-     * The bound of each partition's outbox in Redis (default {@link Outbox#DEFAULT_MAX_PER_PARTITION}).
+     * The bound of each partition's outbox in Redis (default {@link
+     * Outbox#DEFAULT_MAX_PER_PARTITION}).
      *
      * @param max 1 to 10,000,000, checked by {@link #build()}
      * @return this builder

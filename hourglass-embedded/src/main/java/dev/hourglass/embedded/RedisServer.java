@@ -671,6 +671,11 @@ public final class RedisServer implements RedisDeployment {
      * Writes {@code text} to {@code fileName} in the data directory when the server is built, and
      * passes that file to {@code redis-server} as its config file. For a sentinel, which keeps its
      * state by rewriting its config file and refuses to start without one.
+     *
+     * @param fileName the file's name in the data directory
+     * @param text the config file's content
+     * @return this builder
+     * @throws NullPointerException when either is null
      */
     public Builder configFile(String fileName, String text) {
       this.configFileName = Objects.requireNonNull(fileName, "fileName");

@@ -51,17 +51,29 @@ public final class SlotMigration {
     return new SlotMigration(slot, source, target, masters, targetId);
   }
 
-  /** The slot that moves. */
+  /**
+   * The slot that moves.
+   *
+   * @return 0 to 16383
+   */
   public int slot() {
     return slot;
   }
 
-  /** The master the slot moves from. */
+  /**
+   * The master the slot moves from.
+   *
+   * @return the source master
+   */
   public RedisServer source() {
     return source;
   }
 
-  /** The master the slot moves to. */
+  /**
+   * The master the slot moves to.
+   *
+   * @return the target master
+   */
   public RedisServer target() {
     return target;
   }

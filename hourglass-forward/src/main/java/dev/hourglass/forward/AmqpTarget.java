@@ -32,8 +32,8 @@ public final class AmqpTarget implements Target {
   }
 
   /**
-   * A builder with the routing key {@code ""} and the timeout {@link Target#DEFAULT_TIMEOUT}; the URI
-   * and the exchange are required.
+   * A builder with the routing key {@code ""} and the timeout {@link Target#DEFAULT_TIMEOUT}; the
+   * URI and the exchange are required.
    *
    * @return a new builder
    */
@@ -143,8 +143,8 @@ public final class AmqpTarget implements Target {
      *
      * @param uri the broker's URI
      * @return this builder
-     * @throws InvalidArgumentException when the URI is missing, not {@code amqp} or {@code amqps}, or
-     *     has more than one path segment (the message masks the password)
+     * @throws InvalidArgumentException when the URI is missing, not {@code amqp} or {@code amqps},
+     *     or has more than one path segment (the message masks the password)
      */
     public Builder uri(String uri) {
       this.uri = parse(uri);

@@ -58,8 +58,8 @@ public record ForwarderOptions(
   }
 
   /**
-   * Concurrency {@value #DEFAULT_CONCURRENCY}, reconnect backoff 250 ms to 5 s, shutdown timeout
-   * 10 s, no publish listener.
+   * Concurrency {@value #DEFAULT_CONCURRENCY}, reconnect backoff 250 ms to 5 s, shutdown timeout 10
+   * s, no publish listener.
    *
    * @return the defaults
    */

@@ -155,7 +155,8 @@ public final class HourglassMetrics implements ScriptListener {
 
   /**
    * Records that a job due at {@code dueAt} was delivered now, as the timer {@code
-   * hourglass.delivery.lateness} (delivery time minus due time, at least 0) tagged by queue and mode.
+   * hourglass.delivery.lateness} (delivery time minus due time, at least 0) tagged by queue and
+   * mode.
    *
    * @param queue the queue name
    * @param mode how it was delivered, e.g. {@code pull} (to a consumer) or {@code push} (to an
