@@ -23,16 +23,31 @@ public sealed interface Backoff permits Backoff.Fixed, Backoff.Exponential, Back
   /**
    * The delay before the next attempt after failed attempt number {@code attempt} (1-based).
    *
+   * @param attempt the attempt that failed, 1-based
    * @param random a uniform value in [0, 1), used for jitter
+   * @return between 0 and {@link #MAX_DELAY}
    */
   Duration delayAfter(int attempt, double random);
 
-  /** The same delay after every failure. */
+  /**
+   * The same delay after every failure.
+   *
+   * @param delay 0 to {@link #MAX_DELAY}
+   * @return the backoff
+   * @throws InvalidArgumentException when the delay is null or out of range
+   */
   static Fixed fixed(Duration delay) {
     return new Fixed(delay);
   }
 
-  /** {@code base * 2^(attempt-1)}, capped at {@code max}, without jitter. */
+  /**
+   * {@code base * 2^(attempt-1)}, capped at {@code max}, without jitter.
+   *
+   * @param base the first delay, positive, at most {@link #MAX_DELAY}
+   * @param max the cap, at least {@code base}, at most {@link #MAX_DELAY}
+   * @return the backoff
+   * @throws InvalidArgumentException when a delay is null or out of range
+   */
   static Exponential exponential(Duration base, Duration max) {
     return new Exponential(base, max, 0);
   }
@@ -40,6 +55,12 @@ public sealed interface Backoff permits Backoff.Fixed, Backoff.Exponential, Back
   /**
    * {@code base * 2^(attempt-1)}, capped at {@code max}, then reduced by up to {@code jitter}
    * (0..1) of itself at random so that many jobs failing together do not retry together.
+   *
+   * @param base the first delay, positive, at most {@link #MAX_DELAY}
+   * @param max the cap, at least {@code base}, at most {@link #MAX_DELAY}
+   * @param jitter the largest share of a delay taken off at random, 0 to 1
+   * @return the backoff
+   * @throws InvalidArgumentException when a delay is null or out of range, or the jitter is
    */
   static Exponential exponential(Duration base, Duration max, double jitter) {
     return new Exponential(base, max, jitter);
@@ -48,12 +69,23 @@ public sealed interface Backoff permits Backoff.Fixed, Backoff.Exponential, Back
   /**
    * Explicit delays: the n-th failure waits {@code delays[n-1]}; failures past the end wait the
    * last one.
+   *
+   * @param delays 1 to {@value #MAX_SCHEDULE_STEPS} delays, each 0 to {@link #MAX_DELAY}
+   * @return the backoff
+   * @throws InvalidArgumentException naming the delay that is null or out of range
    */
   static Schedule schedule(List<Duration> delays) {
     return new Schedule(delays);
   }
 
-  /** Explicit delays, e.g. {@code schedule(ofSeconds(15), ofMinutes(3), ofMinutes(10))}. */
+  /**
+   * Explicit delays, e.g. {@code schedule(ofSeconds(15), ofMinutes(3), ofMinutes(10))}.
+   *
+   * @param delays 1 to {@value #MAX_SCHEDULE_STEPS} delays, each 0 to {@link #MAX_DELAY}
+   * @return the backoff
+   * @throws InvalidArgumentException naming the delay that is out of range
+   * @throws NullPointerException when a delay is null
+   */
   static Schedule schedule(Duration... delays) {
     return new Schedule(List.of(delays));
   }
@@ -62,7 +94,10 @@ public sealed interface Backoff permits Backoff.Fixed, Backoff.Exponential, Back
    * Parses a schedule written as space- or comma-separated durations with units {@code ms s m h d},
    * e.g. {@code "15s 3m 10m 30m 30m 1h 2h 6h 15h"}.
    *
-   * @throws InvalidArgumentException naming {@code backoff} when the text is not such a list
+   * @param text the durations
+   * @return the backoff
+   * @throws InvalidArgumentException naming {@code backoff} when the text is not such a list, or a
+   *     delay is out of range
    */
   static Schedule parseSchedule(String text) {
     if (text == null || text.isBlank()) {
@@ -89,8 +124,18 @@ public sealed interface Backoff permits Backoff.Fixed, Backoff.Exponential, Back
     return new Schedule(delays);
   }
 
-  /** The same delay after every failure. */
+  /**
+   * The same delay after every failure.
+   *
+   * @param delay 0 to {@link #MAX_DELAY}
+   */
   record Fixed(Duration delay) implements Backoff {
+    /**
+     * Checks the delay.
+     *
+     * @param delay 0 to {@link #MAX_DELAY}
+     * @throws InvalidArgumentException when it is null or out of range
+     */
     public Fixed {
       checkDelay("backoff.delay", delay);
     }
@@ -104,8 +149,20 @@ public sealed interface Backoff permits Backoff.Fixed, Backoff.Exponential, Back
   /**
    * Doubling delays from {@code base}, capped at {@code max}, minus up to {@code jitter} of each at
    * random.
+   *
+   * @param base the first delay, positive, at most {@link #MAX_DELAY}
+   * @param max the cap, at least {@code base}, at most {@link #MAX_DELAY}
+   * @param jitter the largest share of a delay taken off at random, 0 to 1
    */
   record Exponential(Duration base, Duration max, double jitter) implements Backoff {
+    /**
+     * Checks the delays and the jitter.
+     *
+     * @param base the first delay, positive, at most {@link #MAX_DELAY}
+     * @param max the cap, at least {@code base}, at most {@link #MAX_DELAY}
+     * @param jitter the largest share of a delay taken off at random, 0 to 1
+     * @throws InvalidArgumentException naming the value that is null or out of range
+     */
     public Exponential {
       checkDelay("backoff.base", base);
       checkDelay("backoff.max", max);
@@ -129,8 +186,18 @@ public sealed interface Backoff permits Backoff.Fixed, Backoff.Exponential, Back
     }
   }
 
-  /** Explicit delays per failure; the last repeats. */
+  /**
+   * Explicit delays per failure; the last repeats.
+   *
+   * @param delays 1 to {@value #MAX_SCHEDULE_STEPS} delays, each 0 to {@link #MAX_DELAY}
+   */
   record Schedule(List<Duration> delays) implements Backoff {
+    /**
+     * Checks the delays and keeps an unmodifiable copy of them.
+     *
+     * @param delays 1 to {@value #MAX_SCHEDULE_STEPS} delays, each 0 to {@link #MAX_DELAY}
+     * @throws InvalidArgumentException naming the delay that is null or out of range
+     */
     public Schedule {
       if (delays == null || delays.isEmpty()) {
         throw new InvalidArgumentException("backoff.delays", "must hold at least one delay");

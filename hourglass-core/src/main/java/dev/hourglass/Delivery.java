@@ -10,10 +10,17 @@ import java.util.Optional;
  * Queue#ack(Delivery)} or {@link Queue#nack(Delivery, Nack)} before {@link #leaseUntil()}, or
  * extend the lease; otherwise the job comes back (and the attempt counts).
  *
+ * @param queue the queue name
+ * @param id the job id
  * @param payload the payload, read with the codec of the handle that claimed it
  * @param attempt this delivery's attempt number, 1-based
+ * @param maxAttempts deliveries the job gets before it goes dead
  * @param receipt the lease token; ack, nack and extend must present it
+ * @param leaseUntil the lease deadline, by the Redis server clock
  * @param dueAt when the job was due
+ * @param createdAt when the job was enqueued
+ * @param visibility the lease length of this delivery
+ * @param backoff the job's retry delays (its own, or the queue's)
  * @param lastError the error of the previous attempt, if any
  * @param <T> the payload type of the queue handle
  */
@@ -31,17 +38,32 @@ public record Delivery<T>(
     Backoff backoff,
     Optional<String> lastError) {
 
-  /** The payload as UTF-8 text, for logs and display. */
+  /**
+   * The payload as UTF-8 text, for logs and display.
+   *
+   * @return {@link Payload#asString()} of the payload
+   */
   public String payloadAsString() {
     return payload.asString();
   }
 
-  /** True when a failure of this attempt sends the job to dead. */
+  /**
+   * True when a failure of this attempt sends the job to dead.
+   *
+   * @return whether {@code attempt >= maxAttempts}
+   */
   public boolean lastAttempt() {
     return attempt >= maxAttempts;
   }
 
-  /** The same delivery with its payload read by another codec. */
+  /**
+   * The same delivery with its payload read by another codec.
+   *
+   * @param codec the codec to read the payload with
+   * @param <U> its payload type
+   * @return a copy of this delivery, its payload the same bytes
+   * @throws InvalidArgumentException when the codec is null
+   */
   public <U> Delivery<U> as(PayloadCodec<U> codec) {
     return new Delivery<>(
         queue,

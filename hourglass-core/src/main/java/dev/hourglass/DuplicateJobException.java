@@ -7,6 +7,12 @@ package dev.hourglass;
 public class DuplicateJobException extends JobException {
   private static final long serialVersionUID = 1L;
 
+  /**
+   * A duplicate of a live job.
+   *
+   * @param queue the queue
+   * @param id the id a live job already has
+   */
   public DuplicateJobException(String queue, String id) {
     super(queue, id, "queue " + queue + " already has a live job with id " + id);
   }

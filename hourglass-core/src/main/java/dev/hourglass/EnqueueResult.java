@@ -14,7 +14,11 @@ import java.time.Instant;
  */
 public record EnqueueResult(
     String id, String queue, JobState state, Instant runAt, boolean created) {
-  /** True when nothing was written because a live job already had this id. */
+  /**
+   * True when nothing was written because a live job already had this id.
+   *
+   * @return {@code !created()}
+   */
   public boolean duplicate() {
     return !created;
   }

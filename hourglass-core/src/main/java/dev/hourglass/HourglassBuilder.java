@@ -36,50 +36,97 @@ public final class HourglassBuilder {
 
   /**
    * The Redis to use, e.g. {@code redis://host:6379/0} or {@code rediss://user:pass@host:6380}, or
-   * a Redis Cluster by some of its nodes: {@code redis-cluster://host1:6379,host2:6379}.
+   * a Redis Cluster by some of its nodes: {@code redis-cluster://host1:6379,host2:6379}. Default
+   * {@code redis://127.0.0.1:6379}.
+   *
+   * @param redisUri the URI, checked when {@link #build()} connects
+   * @return this builder
    */
   public HourglassBuilder redisUri(String redisUri) {
     this.redisUri = redisUri;
     return this;
   }
 
-  /** Prefix of every key, so several independent Hourglass installations can share one Redis. */
+  /**
+   * Prefix of every key, so several independent Hourglass installations can share one Redis.
+   * Default {@code hg}.
+   *
+   * @param prefix 1 to 32 of {@code A-Z a-z 0-9 . _ -}, checked by {@link #build()}
+   * @return this builder
+   */
   public HourglassBuilder prefix(String prefix) {
     this.prefix = prefix;
     return this;
   }
 
-  /** How long a Redis command may take before it fails with {@link RedisUnavailableException}. */
+  /**
+   * How long a Redis command may take before it fails with {@link RedisUnavailableException}
+   * (default 5 s).
+   *
+   * @param commandTimeout positive, checked by {@link #build()}
+   * @return this builder
+   */
   public HourglassBuilder commandTimeout(Duration commandTimeout) {
     this.commandTimeout = commandTimeout;
     return this;
   }
 
-  /** How long connecting to Redis may take. */
+  /**
+   * How long connecting to Redis may take (default 2 s).
+   *
+   * @param connectTimeout positive, checked by {@link #build()}
+   * @return this builder
+   */
   public HourglassBuilder connectTimeout(Duration connectTimeout) {
     this.connectTimeout = connectTimeout;
     return this;
   }
 
-  /** The largest payload accepted, in bytes (default 1 MiB). */
+  /**
+   * The largest payload accepted, in bytes (default 1 MiB); a larger one is refused with {@link
+   * PayloadTooLargeException} before anything is sent.
+   *
+   * @param maxPayloadBytes 1 byte to 64 MiB, checked by {@link #build()}
+   * @return this builder
+   */
   public HourglassBuilder maxPayloadBytes(int maxPayloadBytes) {
     this.maxPayloadBytes = maxPayloadBytes;
     return this;
   }
 
-  /** The client's clock; due times themselves always follow the Redis server clock. */
+  /**
+   * The client's clock, for its own timers (the settings version check) and the time part of the
+   * ids it makes; due times themselves always follow the Redis server clock. Default the system
+   * clock in UTC.
+   *
+   * @param clock required, checked by {@link #build()}
+   * @return this builder
+   */
   public HourglassBuilder clock(Clock clock) {
     this.clock = clock;
     return this;
   }
 
-  /** How ids are generated for jobs enqueued without one. */
+  /**
+   * How ids are generated for jobs enqueued without one. By default the client makes ids of 21
+   * characters whose last names the job's pool; ids of a plug-in generator are checked and looked
+   * up like ids the caller gives.
+   *
+   * @param idGenerator the generator, or null for the client's own ids
+   * @return this builder
+   */
   public HourglassBuilder idGenerator(IdGenerator idGenerator) {
     this.idGenerator = idGenerator;
     return this;
   }
 
-  /** Settings of queues this client creates implicitly on first use. */
+  /**
+   * Settings of queues this client creates implicitly on first use (default {@link
+   * QueueSettings#defaults()}).
+   *
+   * @param settings required, checked by {@link #build()}
+   * @return this builder
+   */
   public HourglassBuilder defaultQueueSettings(QueueSettings settings) {
     this.defaultQueueSettings = settings;
     return this;
@@ -87,9 +134,12 @@ public final class HourglassBuilder {
 
   /**
    * Whether this client runs promoters in the background for the queues it consumes (default true).
-   * Turn it off for a client that only produces or inspects: its claims still find every job that
-   * fell due (a claim catches up on clock work itself), and another client's promoter, or the
-   * server's, announces due jobs to blocked consumers.
+   * Turn it off for a client that only produces or inspects: a job's state follows the Redis clock
+   * without a promoter, and a claim or a stats call catches up by itself; promoters make the timing
+   * (wake-ups when jobs fall due, slot lists loaded ahead).
+   *
+   * @param backgroundPromoter false for no promoter
+   * @return this builder
    */
   public HourglassBuilder backgroundPromoter(boolean backgroundPromoter) {
     this.backgroundPromoter = backgroundPromoter;
@@ -103,25 +153,27 @@ public final class HourglassBuilder {
    * turns it on so that ttl expiry, lapsed leases, slot loading and dead-letter retention run for
    * every queue. An idle queue costs one short script call per partition every ten seconds or so
    * (docs/ARCHITECTURE.md, "Promoters").
+   *
+   * @param promoteAllQueues true to promote every queue under the prefix
+   * @return this builder
    */
   public HourglassBuilder promoteAllQueues(boolean promoteAllQueues) {
     this.promoteAllQueues = promoteAllQueues;
     return this;
   }
 
-  /** Observes every script call, e.g. to record Redis latency as a metric (default: none). */
+  /**
+   * Observes every script call, e.g. to record Redis latency as a metric (default: none).
+   *
+   * @param scriptListener required ({@link ScriptListener#NONE} for none), checked by {@link
+   *     #build()}
+   * @return this builder
+   */
   public HourglassBuilder scriptListener(ScriptListener scriptListener) {
     this.scriptListener = scriptListener;
     return this;
   }
 
-  /**
-   * Validates, connects, checks the layout version.
-   *
-   * @throws InvalidArgumentException naming a bad setting
-   * @throws RedisUnavailableException when Redis cannot be reached
-   * @throws LayoutVersionException when the prefix holds data of another layout version
-   */
   /**
    * Replica-acknowledged writes by default for every queue (a queue's {@link
    * QueueSettings.Builder#replicaAcks} overrides it): enqueues (single and batch), acks, nacks and
@@ -131,6 +183,11 @@ public final class HourglassBuilder {
    * no WAIT, nothing added to a write. The timeout must be shorter than {@link #commandTimeout};
    * queues that turn the mode on by their own setting use it too (unset: 1 s, or half the command
    * timeout if that is shorter).
+   *
+   * @param replicas 0 to {@value QueueSettings#MAX_REPLICA_ACKS}, checked by {@link #build()}
+   * @param timeout positive and shorter than the command timeout, or null for the default; checked
+   *     by {@link #build()}
+   * @return this builder
    */
   public HourglassBuilder replicaAcks(int replicas, Duration timeout) {
     this.replicaAcks = replicas;
@@ -145,6 +202,9 @@ public final class HourglassBuilder {
    * QueueSettings.Builder#compressAbove} overrides it. Every reader gets payloads back as they were
    * enqueued. zstd-jni's native library does the work where it loads; elsewhere a pure-Java zstd
    * compresses without a dictionary (docs/ARCHITECTURE.md, "Compressed payloads").
+   *
+   * @param bytes 0 to {@value QueueSettings#MAX_COMPRESS_ABOVE}, checked by {@link #build()}
+   * @return this builder
    */
   public HourglassBuilder compressAbove(int bytes) {
     this.compressAbove = bytes;
@@ -215,6 +275,15 @@ public final class HourglassBuilder {
                         + " META-INF/services entry is missing: a repackaged jar must keep it)"));
   }
 
+  /**
+   * Validates, connects, checks the layout version.
+   *
+   * @return the connected client; close it at the end
+   * @throws InvalidArgumentException naming a bad setting
+   * @throws NullPointerException when the clock or the script listener is null
+   * @throws RedisUnavailableException when Redis cannot be reached
+   * @throws LayoutVersionException when the prefix holds data of another layout version
+   */
   public Hourglass build() {
     if (redisUri == null || redisUri.isBlank()) {
       throw new InvalidArgumentException("redisUri", "is required");
@@ -274,6 +343,9 @@ public final class HourglassBuilder {
    * Where {@link Hourglass#queue(String, Class)} finds codecs for payload types other than {@code
    * byte[]} and {@code String}, e.g. {@code JacksonCodecs.of(objectMapper)} from {@code
    * hourglass-jackson}.
+   *
+   * @param codecs the factory, or null for the built-in codecs only
+   * @return this builder
    */
   public HourglassBuilder codecs(PayloadCodecFactory codecs) {
     this.codecs = codecs;

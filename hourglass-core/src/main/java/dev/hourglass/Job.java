@@ -12,36 +12,70 @@ import java.time.Instant;
  */
 public interface Job<T> {
 
-  /** The payload, decoded by the queue handle's codec. */
+  /**
+   * The payload, decoded by the queue handle's codec (once, before the handler was called).
+   *
+   * @return the decoded payload
+   */
   T payload();
 
-  /** The delivery: id, attempt, lease, due time, previous error, raw payload. */
+  /**
+   * The delivery: id, attempt, lease, due time, previous error, raw payload.
+   *
+   * @return the delivery this job came with
+   */
   Delivery<T> delivery();
 
+  /**
+   * The job id.
+   *
+   * @return {@code delivery().id()}
+   */
   default String id() {
     return delivery().id();
   }
 
-  /** This delivery's attempt number, 1-based. */
+  /**
+   * This delivery's attempt number, 1-based.
+   *
+   * @return {@code delivery().attempt()}
+   */
   default int attempt() {
     return delivery().attempt();
   }
 
+  /**
+   * Deliveries the job gets before it goes dead.
+   *
+   * @return {@code delivery().maxAttempts()}
+   */
   default int maxAttempts() {
     return delivery().maxAttempts();
   }
 
-  /** When the job was due. */
+  /**
+   * When the job was due.
+   *
+   * @return {@code delivery().dueAt()}
+   */
   default Instant dueAt() {
     return delivery().dueAt();
   }
 
-  /** True when a failure of this attempt sends the job to dead. */
+  /**
+   * True when a failure of this attempt sends the job to dead.
+   *
+   * @return {@code delivery().lastAttempt()}
+   */
   default boolean lastAttempt() {
     return delivery().lastAttempt();
   }
 
-  /** The payload's bytes as UTF-8 text, for logs. */
+  /**
+   * The payload's bytes as UTF-8 text, for logs.
+   *
+   * @return {@code delivery().payloadAsString()}
+   */
   default String payloadAsString() {
     return delivery().payloadAsString();
   }
@@ -51,6 +85,8 @@ public interface Job<T> {
    * instead of acking it; the attempt counts, and past the last attempt the job goes dead. The last
    * call of {@code retryAfter} or {@link #dead} wins.
    *
+   * @param delay from the Redis server's now when the handler returns, 0 to {@link
+   *     Backoff#MAX_DELAY}
    * @param reason kept as the job's last error
    * @throws InvalidArgumentException when the delay is negative or longer than {@link
    *     Backoff#MAX_DELAY}

@@ -10,5 +10,13 @@ package dev.hourglass;
  */
 @FunctionalInterface
 public interface JobHandler<T> {
+  /**
+   * Does the job's work. Called on one of the worker's handler threads, once per delivery.
+   *
+   * @param job the decoded payload, the delivery, and {@link Job#retryAfter}/{@link Job#dead}
+   * @throws Exception any failure: the delivery is nacked with it as the job's last error (retried
+   *     by the job's backoff, or dead when its attempts are spent; {@link KillJobException}: dead
+   *     at once)
+   */
   void handle(Job<T> job) throws Exception;
 }

@@ -8,11 +8,19 @@ import java.util.Optional;
 /**
  * A snapshot of a job, as {@link Queue#get(String)} and the dead-letter listing return it.
  *
+ * @param queue the queue name
+ * @param id the job id
+ * @param state its state when read, by the Redis server clock
  * @param runAt the due time (of the next attempt, for a retried job)
  * @param attempts attempts that have failed or expired so far
+ * @param maxAttempts deliveries the job gets before it goes dead
+ * @param createdAt when it was enqueued
+ * @param expiresAt when its ttl runs out, if it has one
  * @param leaseUntil the lease deadline, for an inflight job
  * @param diedAt when it went dead, for a dead job
- * @param expiresAt when its ttl runs out, if it has one
+ * @param visibility the lease length of its deliveries
+ * @param backoff its retry delays (its own, or the queue's)
+ * @param lastError the error of its last failed attempt, if any
  * @param payload the payload, read with the codec of the handle that read the job
  * @param <T> the payload type of the queue handle
  */
@@ -32,12 +40,23 @@ public record JobInfo<T>(
     Optional<String> lastError,
     Payload<T> payload) {
 
-  /** The payload as UTF-8 text, for logs and display. */
+  /**
+   * The payload as UTF-8 text, for logs and display.
+   *
+   * @return {@link Payload#asString()} of the payload
+   */
   public String payloadAsString() {
     return payload.asString();
   }
 
-  /** The same snapshot with its payload read by another codec. */
+  /**
+   * The same snapshot with its payload read by another codec.
+   *
+   * @param codec the codec to read the payload with
+   * @param <U> its payload type
+   * @return a copy of this snapshot, its payload the same bytes
+   * @throws InvalidArgumentException when the codec is null
+   */
   public <U> JobInfo<U> as(PayloadCodec<U> codec) {
     return new JobInfo<>(
         queue,

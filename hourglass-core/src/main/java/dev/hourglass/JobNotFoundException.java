@@ -7,6 +7,12 @@ package dev.hourglass;
 public class JobNotFoundException extends JobException {
   private static final long serialVersionUID = 1L;
 
+  /**
+   * No such job.
+   *
+   * @param queue the queue
+   * @param id the id no live job has
+   */
   public JobNotFoundException(String queue, String id) {
     super(queue, id, "queue " + queue + " has no job with id " + id);
   }

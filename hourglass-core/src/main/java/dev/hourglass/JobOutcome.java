@@ -15,7 +15,11 @@ public enum JobOutcome {
   /** A dead letter deleted: purged, or past the dead-letter retention. */
   PURGED;
 
-  /** The name the HTTP API and the archive use: {@code acked}, {@code dead}, ... */
+  /**
+   * The name the HTTP API and the archive use: {@code acked}, {@code dead}, ...
+   *
+   * @return the lower-case name
+   */
   public String wireName() {
     return name().toLowerCase(Locale.ROOT);
   }
@@ -23,6 +27,8 @@ public enum JobOutcome {
   /**
    * The outcome of a wire name.
    *
+   * @param name a {@link #wireName()}
+   * @return the outcome
    * @throws InvalidArgumentException for any other text
    */
   public static JobOutcome ofWireName(String name) {

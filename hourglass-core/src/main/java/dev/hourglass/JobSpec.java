@@ -26,6 +26,9 @@ public final class JobSpec {
   /**
    * True when {@code id} is a valid job id, the same test as {@link #ID_PATTERN} without a regex
    * (ids are checked on every ack, where the regex showed up in profiles).
+   *
+   * @param id the text to test, possibly null
+   * @return whether it is 1 to 128 of {@code A-Z a-z 0-9 . _ : -}
    */
   public static boolean isValidId(String id) {
     if (id == null || id.isEmpty() || id.length() > 128) {
@@ -77,66 +80,126 @@ public final class JobSpec {
     this.ttl = b.ttl;
   }
 
+  /**
+   * A builder with nothing set: the payload is required, every other field takes the queue's
+   * default.
+   *
+   * @return a new builder
+   */
   public static Builder builder() {
     return new Builder();
   }
 
-  /** A job with this payload, due now, with the queue's defaults. */
+  /**
+   * A job with this payload, due now, with the queue's defaults.
+   *
+   * @param payload the payload bytes (copied)
+   * @return the spec
+   * @throws InvalidArgumentException when the payload is null
+   */
   public static JobSpec of(byte[] payload) {
     return builder().payload(payload).build();
   }
 
-  /** A job with this UTF-8 payload, due after {@code delay}, with the queue's defaults. */
+  /**
+   * A job with this UTF-8 payload, due after {@code delay}, with the queue's defaults.
+   *
+   * @param payload the payload as text
+   * @param delay from the Redis server's now; null means now
+   * @return the spec
+   * @throws InvalidArgumentException when the payload is null or the delay negative or over 100
+   *     years
+   */
   public static JobSpec of(String payload, Duration delay) {
     return builder().payload(payload).delay(delay).build();
   }
 
-  /** A copy of the payload bytes. */
+  /**
+   * The payload bytes.
+   *
+   * @return a copy of them
+   */
   public byte[] payload() {
     return payload.clone();
   }
 
-  /** The payload's length in bytes. */
+  /**
+   * The payload's length in bytes.
+   *
+   * @return the length, without copying the payload
+   */
   public int payloadSize() {
     return payload.length;
   }
 
-  /** The id to use, or empty to have one generated. */
+  /**
+   * The id to use.
+   *
+   * @return the id, or empty to have one generated at enqueue
+   */
   public Optional<String> id() {
     return Optional.ofNullable(id);
   }
 
   /**
-   * Delay from the Redis server's now; empty when {@link #runAt()} is set or the job is due now.
+   * Delay from the Redis server's now.
+   *
+   * @return the delay; empty when {@link #runAt()} is set or the job is due now
    */
   public Optional<Duration> delay() {
     return Optional.ofNullable(delay);
   }
 
-  /** Absolute due time, compared with the Redis server clock; a past time means due now. */
+  /**
+   * Absolute due time, compared with the Redis server clock; a past time means due now.
+   *
+   * @return the due time, or empty when the job is due after {@link #delay()}
+   */
   public Optional<Instant> runAt() {
     return Optional.ofNullable(runAt);
   }
 
+  /**
+   * Deliveries the job gets before it goes dead.
+   *
+   * @return 1 to {@value #MAX_ATTEMPTS_LIMIT}, or empty for the queue's default
+   */
   public Optional<Integer> maxAttempts() {
     return Optional.ofNullable(maxAttempts);
   }
 
+  /**
+   * Delays between the job's retries.
+   *
+   * @return the job's own backoff, or empty for the queue's default (applied at retry time)
+   */
   public Optional<Backoff> backoff() {
     return Optional.ofNullable(backoff);
   }
 
-  /** Lease length of each delivery of this job. */
+  /**
+   * Lease length of each delivery of this job.
+   *
+   * @return 1 ms to {@link #MAX_DURATION}, or empty for the queue's default
+   */
   public Optional<Duration> visibility() {
     return Optional.ofNullable(visibility);
   }
 
-  /** The job is dropped if not acked within this time of its creation. */
+  /**
+   * The job is dropped if not acked within this time of its creation.
+   *
+   * @return 1 ms to {@link #MAX_DURATION}, or empty for the queue's default
+   */
   public Optional<Duration> ttl() {
     return Optional.ofNullable(ttl);
   }
 
-  /** A builder holding this spec's values, e.g. to enqueue a variant under another id. */
+  /**
+   * A builder holding this spec's values, e.g. to enqueue a variant under another id.
+   *
+   * @return a new builder with every field of this spec
+   */
   public Builder toBuilder() {
     Builder b = new Builder();
     b.payload = payload;
@@ -196,13 +259,23 @@ public final class JobSpec {
 
     private Builder() {}
 
-    /** The payload bytes (copied). Required. */
+    /**
+     * The payload bytes (copied). Required.
+     *
+     * @param payload the bytes; null leaves the payload unset, which {@link #build()} refuses
+     * @return this builder
+     */
     public Builder payload(byte[] payload) {
       this.payload = payload == null ? null : payload.clone();
       return this;
     }
 
-    /** The payload as UTF-8 text, e.g. JSON. */
+    /**
+     * The payload as UTF-8 text, e.g. JSON.
+     *
+     * @param payload the text; null leaves the payload unset, which {@link #build()} refuses
+     * @return this builder
+     */
     public Builder payload(String payload) {
       this.payload = payload == null ? null : payload.getBytes(StandardCharsets.UTF_8);
       return this;
@@ -210,13 +283,21 @@ public final class JobSpec {
 
     /**
      * The job id; enqueueing a second live job with the same id is refused. Generated when not set.
+     *
+     * @param id 1 to 128 of {@code A-Z a-z 0-9 . _ : -} (checked by {@link #build()}), or null
+     * @return this builder
      */
     public Builder id(String id) {
       this.id = id;
       return this;
     }
 
-    /** Run after this delay (from the Redis server's clock). Excludes {@link #runAt(Instant)}. */
+    /**
+     * Run after this delay (from the Redis server's clock). Excludes {@link #runAt(Instant)}.
+     *
+     * @param delay zero to 100 years (checked by {@link #build()}), or null for now
+     * @return this builder
+     */
     public Builder delay(Duration delay) {
       this.delay = delay;
       return this;
@@ -225,30 +306,56 @@ public final class JobSpec {
     /**
      * Run at this time (compared with the Redis server's clock); the past means now. Excludes
      * delay.
+     *
+     * @param runAt at most {@link JobSpec#MAX_RUN_AT} (checked by {@link #build()}), or null
+     * @return this builder
      */
     public Builder runAt(Instant runAt) {
       this.runAt = runAt;
       return this;
     }
 
-    /** Deliveries before the job goes dead, 1..1000. */
+    /**
+     * Deliveries before the job goes dead.
+     *
+     * @param maxAttempts 1 to {@value JobSpec#MAX_ATTEMPTS_LIMIT}, checked by {@link #build()}
+     * @return this builder
+     */
     public Builder maxAttempts(int maxAttempts) {
       this.maxAttempts = maxAttempts;
       return this;
     }
 
+    /**
+     * Delays between the job's retries, instead of the queue's default.
+     *
+     * @param backoff the job's backoff, or null for the queue's
+     * @return this builder
+     */
     public Builder backoff(Backoff backoff) {
       this.backoff = backoff;
       return this;
     }
 
-    /** Lease length of each delivery: an unacked job comes back after it. */
+    /**
+     * Lease length of each delivery: an unacked job comes back after it.
+     *
+     * @param visibility 1 ms to {@link JobSpec#MAX_DURATION} (checked by {@link #build()}), or null
+     *     for the queue's default
+     * @return this builder
+     */
     public Builder visibility(Duration visibility) {
       this.visibility = visibility;
       return this;
     }
 
-    /** Drop the job if it is not acked within this time of its creation. */
+    /**
+     * Drop the job if it is not acked within this time of its creation.
+     *
+     * @param ttl 1 ms to {@link JobSpec#MAX_DURATION} (checked by {@link #build()}), or null for
+     *     the queue's default
+     * @return this builder
+     */
     public Builder ttl(Duration ttl) {
       this.ttl = ttl;
       return this;
@@ -257,6 +364,7 @@ public final class JobSpec {
     /**
      * Validates and builds.
      *
+     * @return the spec
      * @throws InvalidArgumentException naming the field that is missing or out of range
      */
     public JobSpec build() {
@@ -287,7 +395,12 @@ public final class JobSpec {
       return new JobSpec(this);
     }
 
-    /** Refuses a due time the record cannot hold (after {@link #MAX_RUN_AT}). */
+    /**
+     * Refuses a due time the record cannot hold (after {@link #MAX_RUN_AT}).
+     *
+     * @param runAt the due time, or null (accepted)
+     * @throws InvalidArgumentException when it is after {@link JobSpec#MAX_RUN_AT}
+     */
     public static void checkRunAt(Instant runAt) {
       if (runAt != null && runAt.isAfter(MAX_RUN_AT)) {
         throw new InvalidArgumentException(

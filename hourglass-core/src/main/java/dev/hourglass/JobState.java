@@ -13,12 +13,23 @@ public enum JobState {
   /** Attempts exhausted or killed by its consumer; kept for inspection and requeue. */
   DEAD;
 
-  /** The lower-case name used on the wire and in messages, e.g. {@code "delayed"}. */
+  /**
+   * The lower-case name used on the wire and in messages, e.g. {@code "delayed"}.
+   *
+   * @return the label
+   */
   public String label() {
     return name().toLowerCase(Locale.ROOT);
   }
 
-  /** Parses a {@link #label()}. */
+  /**
+   * Parses a {@link #label()} (any case).
+   *
+   * @param label a label
+   * @return the state
+   * @throws IllegalArgumentException when it names no state
+   * @throws NullPointerException when it is null
+   */
   public static JobState fromLabel(String label) {
     return valueOf(label.toUpperCase(Locale.ROOT));
   }

@@ -7,8 +7,18 @@ package dev.hourglass;
  */
 public class JobStateException extends JobException {
   private static final long serialVersionUID = 1L;
+
+  /** The state that refused the operation. */
   private final JobState state;
 
+  /**
+   * A refusal by state.
+   *
+   * @param queue the queue of the job
+   * @param id the job's id
+   * @param state its state
+   * @param operation what was refused, e.g. {@code "cancel"}
+   */
   public JobStateException(String queue, String id, JobState state, String operation) {
     super(
         queue,
@@ -17,7 +27,11 @@ public class JobStateException extends JobException {
     this.state = state;
   }
 
-  /** The state that refused the operation. */
+  /**
+   * The state that refused the operation.
+   *
+   * @return {@link JobState#INFLIGHT} or {@link JobState#DEAD}
+   */
   public JobState state() {
     return state;
   }

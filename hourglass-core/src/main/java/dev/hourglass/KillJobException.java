@@ -4,10 +4,21 @@ package dev.hourglass;
 public class KillJobException extends HourglassException {
   private static final long serialVersionUID = 1L;
 
+  /**
+   * Sends the job to dead with this message as its last error.
+   *
+   * @param message the reason, kept as the job's last error
+   */
   public KillJobException(String message) {
     super(message);
   }
 
+  /**
+   * Sends the job to dead with this message as its last error.
+   *
+   * @param message the reason, kept as the job's last error
+   * @param cause the failure that made the job hopeless
+   */
   public KillJobException(String message, Throwable cause) {
     super(message, cause);
   }

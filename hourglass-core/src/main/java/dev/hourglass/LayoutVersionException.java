@@ -8,6 +8,11 @@ package dev.hourglass;
 public class LayoutVersionException extends HourglassException {
   private static final long serialVersionUID = 1L;
 
+  /**
+   * A layout this code does not know.
+   *
+   * @param message names the stored version and this code's
+   */
   public LayoutVersionException(String message) {
     super(message);
   }

@@ -22,7 +22,15 @@ public final class Payload<T> {
     this.unreadable = unreadable;
   }
 
-  /** A payload of a copy of these bytes, read with this codec. */
+  /**
+   * A payload of a copy of these bytes, read with this codec.
+   *
+   * @param bytes the payload bytes (copied)
+   * @param codec the codec {@link #value()} decodes with
+   * @param <T> the payload type
+   * @return the payload
+   * @throws InvalidArgumentException when the bytes or the codec are null
+   */
   public static <T> Payload<T> of(byte[] bytes, PayloadCodec<T> codec) {
     if (bytes == null || codec == null) {
       throw new InvalidArgumentException(bytes == null ? "payload" : "codec", "is required");
@@ -34,6 +42,13 @@ public final class Payload<T> {
    * A payload stored compressed that this process cannot open, for the reason given: {@link
    * #value()} and {@link #bytes()} throw {@link PayloadUnreadableException}; {@link #size()} is the
    * stored size.
+   *
+   * @param stored the bytes as stored (copied)
+   * @param why why they cannot be opened, e.g. a dictionary this process cannot use
+   * @param codec the codec of the handle that read the job
+   * @param <T> the payload type
+   * @return the unreadable payload
+   * @throws InvalidArgumentException when an argument is null
    */
   public static <T> Payload<T> unreadable(byte[] stored, String why, PayloadCodec<T> codec) {
     if (stored == null || why == null || codec == null) {
@@ -42,12 +57,23 @@ public final class Payload<T> {
     return new Payload<>(stored.clone(), codec, why);
   }
 
-  /** Whether this process could open the payload ({@link #unreadable}). */
+  /**
+   * Whether this process could open the payload ({@link #unreadable}).
+   *
+   * @return false for an unreadable payload
+   */
   public boolean readable() {
     return unreadable == null;
   }
 
-  /** The same bytes, read with another codec. */
+  /**
+   * The same bytes, read with another codec.
+   *
+   * @param other the codec to read with
+   * @param <U> its payload type
+   * @return a payload sharing these bytes, readable or not as this one
+   * @throws InvalidArgumentException when the codec is null
+   */
   public <U> Payload<U> as(PayloadCodec<U> other) {
     if (other == null) {
       throw new InvalidArgumentException("codec", "is required");
@@ -58,6 +84,7 @@ public final class Payload<T> {
   /**
    * The payload decoded by the codec (decoded on each call).
    *
+   * @return what the codec decodes from a copy of the bytes
    * @throws PayloadDecodingException when the codec refuses the bytes
    * @throws PayloadUnreadableException when the payload is {@link #unreadable}
    */
@@ -71,8 +98,9 @@ public final class Payload<T> {
   }
 
   /**
-   * A copy of the bytes.
+   * A copy of the bytes, as enqueued.
    *
+   * @return the copy
    * @throws PayloadUnreadableException when the payload is {@link #unreadable}
    */
   public byte[] bytes() {
@@ -86,14 +114,19 @@ public final class Payload<T> {
     }
   }
 
-  /** The length in bytes. */
+  /**
+   * The length in bytes: as enqueued, or as stored for an {@link #unreadable} payload.
+   *
+   * @return the length
+   */
   public int size() {
     return bytes.length;
   }
 
   /**
-   * The bytes as UTF-8 text (malformed sequences replaced), for logs and display; for an {@link
-   * #unreadable} payload, a bracketed note saying why.
+   * The bytes as UTF-8 text (malformed sequences replaced), for logs and display.
+   *
+   * @return the text; for an {@link #unreadable} payload, a bracketed note saying why
    */
   public String asString() {
     return unreadable == null

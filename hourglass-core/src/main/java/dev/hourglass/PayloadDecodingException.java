@@ -9,6 +9,12 @@ import dev.hourglass.spi.PayloadCodec;
 public class PayloadDecodingException extends HourglassException {
   private static final long serialVersionUID = 1L;
 
+  /**
+   * A payload the codec refused.
+   *
+   * @param codec the codec that refused the bytes
+   * @param cause what it threw
+   */
   public PayloadDecodingException(PayloadCodec<?> codec, Throwable cause) {
     super(
         "cannot decode the payload with codec "

@@ -8,6 +8,11 @@ package dev.hourglass;
 public class PayloadUnreadableException extends HourglassException {
   private static final long serialVersionUID = 1L;
 
+  /**
+   * An unreadable payload.
+   *
+   * @param message why this process cannot open it
+   */
   public PayloadUnreadableException(String message) {
     super(message);
   }

@@ -15,7 +15,12 @@ import java.util.regex.Pattern;
  * its first enqueue creates it.
  */
 public final class QueueSettings {
+  /** Partitions of a queue created with the defaults: one, on one Redis hash tag. */
   public static final int DEFAULT_PARTITIONS = 1;
+
+  /**
+   * Pool hashes per partition by default; 40 keep the largest key near 78 MB at 10M pending jobs.
+   */
   public static final int DEFAULT_POOLS = 40;
 
   /**
@@ -24,12 +29,23 @@ public final class QueueSettings {
    */
   public static final int MAX_POOLS = 45;
 
+  /** Slot width by default: far-future jobs are kept in one list per minute of due time. */
   public static final Duration DEFAULT_SLOT_WIDTH = Duration.ofSeconds(60);
+
+  /** Deliveries a job gets by default before it goes dead. */
   public static final int DEFAULT_MAX_ATTEMPTS = 5;
+
+  /** Retry delays by default: exponential from 1 s, at most 1 h, with 20% jitter. */
   public static final Backoff DEFAULT_BACKOFF =
       Backoff.exponential(Duration.ofSeconds(1), Duration.ofHours(1), 0.2);
+
+  /** Lease length of a delivery by default: an unsettled job comes back after it. */
   public static final Duration DEFAULT_VISIBILITY = Duration.ofSeconds(30);
+
+  /** Dead jobs are kept this long by default. */
   public static final Duration DEFAULT_DEAD_MAX_AGE = Duration.ofDays(14);
+
+  /** Dead jobs kept per partition by default (oldest deleted first). */
   public static final int DEFAULT_DEAD_MAX_COUNT = 100_000;
 
   /**
@@ -82,15 +98,31 @@ public final class QueueSettings {
     this.attributes = Collections.unmodifiableMap(new TreeMap<>(b.attributes));
   }
 
+  /**
+   * The settings a queue gets when its first use creates it, unless the client was built with
+   * others ({@link HourglassBuilder#defaultQueueSettings}).
+   *
+   * @return the defaults of the constants above, no ttl, no attribute, and replica acknowledgement
+   *     and compression following the client
+   */
   public static QueueSettings defaults() {
     return DEFAULTS;
   }
 
+  /**
+   * A builder starting from {@link #defaults()}.
+   *
+   * @return a new builder
+   */
   public static Builder builder() {
     return new Builder();
   }
 
-  /** A builder holding these settings. */
+  /**
+   * A builder holding these settings, e.g. to change one of them.
+   *
+   * @return a new builder with every value of these settings
+   */
   public Builder toBuilder() {
     return new Builder()
         .partitions(partitions)
@@ -107,46 +139,87 @@ public final class QueueSettings {
         .attributes(attributes);
   }
 
-  /** Partitions the queue is split into (each its own Redis hash tag); fixed at creation. */
+  /**
+   * Partitions the queue is split into (each its own Redis hash tag); fixed at creation.
+   *
+   * @return 1 to 1024
+   */
   public int partitions() {
     return partitions;
   }
 
-  /** Sub-pools (hashes holding job records) per partition; fixed at creation. */
+  /**
+   * Sub-pools (hashes holding job records) per partition; fixed at creation.
+   *
+   * @return 1 to {@value #MAX_POOLS}
+   */
   public int pools() {
     return pools;
   }
 
   /**
    * Width of the time slots that hold far-future jobs, and how far ahead the promoter loads them.
+   *
+   * @return 100 ms to 24 h
    */
   public Duration slotWidth() {
     return slotWidth;
   }
 
+  /**
+   * Deliveries a job gets before it goes dead, when its {@link JobSpec} sets none (taken when the
+   * job is enqueued).
+   *
+   * @return 1 to {@value JobSpec#MAX_ATTEMPTS_LIMIT}
+   */
   public int maxAttempts() {
     return maxAttempts;
   }
 
+  /**
+   * Delays between a job's retries, when its {@link JobSpec} sets none. Such a job takes the
+   * queue's backoff when a retry is scheduled, so a change reaches the jobs already waiting.
+   *
+   * @return the queue's default backoff
+   */
   public Backoff backoff() {
     return backoff;
   }
 
+  /**
+   * Lease length of a delivery, when the claim sets none and the job's {@link JobSpec} set none
+   * (taken when the job is enqueued).
+   *
+   * @return 1 ms to {@link JobSpec#MAX_DURATION}
+   */
   public Duration visibility() {
     return visibility;
   }
 
-  /** Default job ttl; empty for none. */
+  /**
+   * Default job ttl, taken when a job whose spec sets none is enqueued: a job not acked within this
+   * time of its creation is dropped.
+   *
+   * @return the ttl, or empty for none
+   */
   public Optional<Duration> ttl() {
     return Optional.ofNullable(ttl);
   }
 
-  /** Dead jobs older than this are deleted; {@link Duration#ZERO} keeps them. */
+  /**
+   * Dead jobs older than this are deleted; {@link Duration#ZERO} keeps them.
+   *
+   * @return zero or positive
+   */
   public Duration deadMaxAge() {
     return deadMaxAge;
   }
 
-  /** At most this many dead jobs are kept per partition (oldest deleted first); 0 keeps all. */
+  /**
+   * At most this many dead jobs are kept per partition (oldest deleted first); 0 keeps all.
+   *
+   * @return zero or positive
+   */
   public int deadMaxCount() {
     return deadMaxCount;
   }
@@ -155,6 +228,8 @@ public final class QueueSettings {
    * How many replicas must confirm this queue's enqueues, acks, nacks and cancels before they
    * answer ({@code WAIT}; 0: none); empty when the queue follows the client's {@link
    * HourglassBuilder#replicaAcks(int, Duration)}.
+   *
+   * @return 0 to {@value #MAX_REPLICA_ACKS}, or empty
    */
   public OptionalInt replicaAcks() {
     return replicaAcks == null ? OptionalInt.empty() : OptionalInt.of(replicaAcks);
@@ -163,6 +238,8 @@ public final class QueueSettings {
   /**
    * The payload size in bytes from which this queue's payloads are stored compressed (0: never);
    * empty when the queue follows the client's {@link HourglassBuilder#compressAbove(int)}.
+   *
+   * @return 0 to {@value #MAX_COMPRESS_ABOVE}, or empty
    */
   public OptionalInt compressAbove() {
     return compressAbove == null ? OptionalInt.empty() : OptionalInt.of(compressAbove);
@@ -171,6 +248,8 @@ public final class QueueSettings {
   /**
    * Named values stored with the queue for tools built on Hourglass (the server keeps a queue's
    * push delivery here). Hourglass itself does not read them. Sorted by key; unmodifiable.
+   *
+   * @return the attributes by key, possibly none
    */
   public Map<String, String> attributes() {
     return attributes;
@@ -246,47 +325,104 @@ public final class QueueSettings {
 
     private Builder() {}
 
+    /**
+     * Partitions to split the queue into, each on its own Redis hash tag (so a cluster spreads them
+     * over its masters); fixed when the queue is created.
+     *
+     * @param partitions 1 to 1024, checked by {@link #build()}
+     * @return this builder
+     */
     public Builder partitions(int partitions) {
       this.partitions = partitions;
       return this;
     }
 
+    /**
+     * Pool hashes holding job records, per partition; fixed when the queue is created.
+     *
+     * @param pools 1 to {@value QueueSettings#MAX_POOLS}, checked by {@link #build()}
+     * @return this builder
+     */
     public Builder pools(int pools) {
       this.pools = pools;
       return this;
     }
 
+    /**
+     * Width of the time slots that hold far-future jobs, and how far ahead the promoter loads them.
+     *
+     * @param slotWidth 100 ms to 24 h, checked by {@link #build()}
+     * @return this builder
+     */
     public Builder slotWidth(Duration slotWidth) {
       this.slotWidth = slotWidth;
       return this;
     }
 
+    /**
+     * Deliveries a job gets before it goes dead, when its spec sets none (taken at enqueue).
+     *
+     * @param maxAttempts 1 to {@value JobSpec#MAX_ATTEMPTS_LIMIT}, checked by {@link #build()}
+     * @return this builder
+     */
     public Builder maxAttempts(int maxAttempts) {
       this.maxAttempts = maxAttempts;
       return this;
     }
 
+    /**
+     * Delays between retries, when a job's spec sets none (taken when the retry is scheduled).
+     *
+     * @param backoff required, checked by {@link #build()}
+     * @return this builder
+     */
     public Builder backoff(Backoff backoff) {
       this.backoff = backoff;
       return this;
     }
 
+    /**
+     * Lease length of a delivery, when the claim sets none and the job's spec set none (taken at
+     * enqueue).
+     *
+     * @param visibility 1 ms to {@link JobSpec#MAX_DURATION}, checked by {@link #build()}
+     * @return this builder
+     */
     public Builder visibility(Duration visibility) {
       this.visibility = visibility;
       return this;
     }
 
-    /** Default ttl for jobs; null for none. */
+    /**
+     * Default ttl for jobs whose spec sets none (taken at enqueue): a job not acked within this
+     * time of its creation is dropped.
+     *
+     * @param ttl 1 ms to {@link JobSpec#MAX_DURATION}, or null for none; checked by {@link
+     *     #build()}
+     * @return this builder
+     */
     public Builder ttl(Duration ttl) {
       this.ttl = ttl;
       return this;
     }
 
+    /**
+     * Dead jobs older than this are deleted.
+     *
+     * @param deadMaxAge zero (keep them) or positive, checked by {@link #build()}
+     * @return this builder
+     */
     public Builder deadMaxAge(Duration deadMaxAge) {
       this.deadMaxAge = deadMaxAge;
       return this;
     }
 
+    /**
+     * At most this many dead jobs are kept per partition, the oldest deleted first.
+     *
+     * @param deadMaxCount zero (keep all) or positive, checked by {@link #build()}
+     * @return this builder
+     */
     public Builder deadMaxCount(int deadMaxCount) {
       this.deadMaxCount = deadMaxCount;
       return this;
@@ -298,6 +434,8 @@ public final class QueueSettings {
      *
      * @param key 1 to 64 of {@code A-Z a-z 0-9 . _ -}
      * @param value up to 64 KiB of text
+     * @return this builder
+     * @throws InvalidArgumentException when the key or the value is out of these bounds
      */
     public Builder attribute(String key, String value) {
       if (key == null || !ATTRIBUTE_KEY.matcher(key).matches()) {
@@ -316,6 +454,10 @@ public final class QueueSettings {
      * Replica-acknowledged writes for this queue: its enqueues, acks, nacks and cancels answer only
      * once {@code replicas} replicas hold them (0: never wait, whatever the client's default); null
      * (the default) follows the client's {@link HourglassBuilder#replicaAcks(int, Duration)}.
+     *
+     * @param replicas 0 to {@value QueueSettings#MAX_REPLICA_ACKS}, or null; checked by {@link
+     *     #build()}
+     * @return this builder
      */
     public Builder replicaAcks(Integer replicas) {
       this.replicaAcks = replicas;
@@ -327,13 +469,23 @@ public final class QueueSettings {
      * smaller, with a dictionary trained on the queue's payloads once there is one (0: never); null
      * (the default) follows the client's {@link HourglassBuilder#compressAbove(int)}. Readers need
      * no setting: every payload is handed out as it was enqueued.
+     *
+     * @param bytes 0 to {@value QueueSettings#MAX_COMPRESS_ABOVE}, or null; checked by {@link
+     *     #build()}
+     * @return this builder
      */
     public Builder compressAbove(Integer bytes) {
       this.compressAbove = bytes;
       return this;
     }
 
-    /** Sets every attribute of the map, as {@link #attribute(String, String)} does. */
+    /**
+     * Sets every attribute of the map, as {@link #attribute(String, String)} does.
+     *
+     * @param values keys and values within the bounds of {@link #attribute(String, String)}
+     * @return this builder
+     * @throws InvalidArgumentException when a key or a value is out of those bounds
+     */
     public Builder attributes(Map<String, String> values) {
       values.forEach(this::attribute);
       return this;
@@ -342,6 +494,7 @@ public final class QueueSettings {
     /**
      * Validates and builds.
      *
+     * @return the settings
      * @throws InvalidArgumentException naming the setting that is out of range
      */
     public QueueSettings build() {

@@ -4,6 +4,15 @@ package dev.hourglass;
  * Counts of a queue's jobs per state now, summed over its partitions, and its counters since
  * creation, and whether it is paused ({@link Queue#pause}). The names are those of the HTTP API
  * ({@code GET /v1/queues/{queue}}).
+ *
+ * @param queue the queue name
+ * @param partitions the queue's partitions
+ * @param delayed jobs waiting for their due time
+ * @param ready jobs due and waiting for a consumer
+ * @param inflight jobs leased to a consumer
+ * @param dead jobs in the dead letters
+ * @param paused whether claims are paused
+ * @param counters what happened to the queue's jobs since it was created
  */
 public record QueueStats(
     String queue,
@@ -15,7 +24,11 @@ public record QueueStats(
     boolean paused,
     Counters counters) {
 
-  /** Jobs that exist now, in any state. */
+  /**
+   * Jobs that exist now, in any state.
+   *
+   * @return delayed + ready + inflight + dead
+   */
   public long total() {
     return delayed + ready + inflight + dead;
   }

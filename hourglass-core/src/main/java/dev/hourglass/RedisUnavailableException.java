@@ -8,13 +8,28 @@ package dev.hourglass;
  */
 public class RedisUnavailableException extends HourglassException {
   private static final long serialVersionUID = 1L;
+
+  /** Whether the command may have taken effect. */
   private final boolean outcomeUnknown;
 
+  /**
+   * Redis could not take a command.
+   *
+   * @param message what happened
+   * @param outcomeUnknown true when the command may have taken effect
+   * @param cause the client's failure, or null
+   */
   public RedisUnavailableException(String message, boolean outcomeUnknown, Throwable cause) {
     super(message, cause);
     this.outcomeUnknown = outcomeUnknown;
   }
 
+  /**
+   * Whether the command may have taken effect.
+   *
+   * @return false when nothing was sent; true when the connection dropped or timed out after
+   *     sending, so the caller should check before retrying
+   */
   public boolean outcomeUnknown() {
     return outcomeUnknown;
   }

@@ -9,9 +9,20 @@ package dev.hourglass;
  */
 public class ReplicaAckException extends RedisUnavailableException {
   private static final long serialVersionUID = 1L;
+
+  /** Replicas the write had to reach. */
   private final int required;
+
+  /** Replicas that confirmed it in time. */
   private final long acked;
 
+  /**
+   * Too few replicas confirmed a write in time.
+   *
+   * @param required the replicas the write had to reach
+   * @param acked the replicas WAIT reported
+   * @param timeoutMs the WAIT timeout
+   */
   public ReplicaAckException(int required, long acked, long timeoutMs) {
     super(
         "only "
@@ -27,12 +38,20 @@ public class ReplicaAckException extends RedisUnavailableException {
     this.acked = acked;
   }
 
-  /** The number of replicas the write had to reach. */
+  /**
+   * The number of replicas the write had to reach.
+   *
+   * @return 1 to {@value QueueSettings#MAX_REPLICA_ACKS}
+   */
   public int required() {
     return required;
   }
 
-  /** The number of replicas WAIT reported as having the write when it timed out. */
+  /**
+   * The number of replicas WAIT reported as having the write when it timed out.
+   *
+   * @return fewer than {@link #required()}
+   */
   public long acked() {
     return acked;
   }

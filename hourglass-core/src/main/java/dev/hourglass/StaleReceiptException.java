@@ -8,6 +8,12 @@ package dev.hourglass;
 public class StaleReceiptException extends JobException {
   private static final long serialVersionUID = 1L;
 
+  /**
+   * A stale receipt.
+   *
+   * @param queue the queue
+   * @param id the job the receipt was for
+   */
   public StaleReceiptException(String queue, String id) {
     super(
         queue,

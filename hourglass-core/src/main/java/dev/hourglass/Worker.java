@@ -11,15 +11,28 @@ import java.time.Duration;
  */
 public interface Worker extends AutoCloseable {
 
+  /**
+   * The queue this worker consumes.
+   *
+   * @return the queue name
+   */
   String queue();
 
-  /** Jobs this worker holds leased: being handled, or prefetched and waiting for a thread. */
+  /**
+   * Jobs this worker holds leased: being handled, or prefetched and waiting for a thread.
+   *
+   * @return the count now
+   */
   int inFlight();
 
   /** Stops claiming, waits for running handlers up to the options' shutdown timeout. Idempotent. */
   @Override
   void close();
 
-  /** Like {@link #close()} with an explicit deadline for running handlers. */
+  /**
+   * Like {@link #close()} with an explicit deadline for running handlers.
+   *
+   * @param timeout how long to wait for running handlers; zero waits for none
+   */
   void close(Duration timeout);
 }

@@ -36,7 +36,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * Model-based test of {@link Queue}: random sequences of every operation on a small pool of ids,
  * each answer checked against a plain in-memory model of the documented semantics (the javadoc of
- * {@link Queue} and {@link DeadLetters}, the script headers, DESIGN.md's invariants).
+ * {@link Queue} and {@link DeadLetters}, the script headers, the invariants of
+ * docs/ARCHITECTURE.md).
  *
  * <p>After every step: the step's reply or typed exception matches the model; {@code get} of every
  * id in the pool matches the model's job (state, attempts, due time, lease, payload, last error,

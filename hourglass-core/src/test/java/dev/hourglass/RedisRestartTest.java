@@ -26,8 +26,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * Redis goes away under a running producer and a running worker, and comes back with its AOF
  * ({@code appendfsync always}). Every enqueue that returned success must be delivered; calls during
  * the outage fail with {@link RedisUnavailableException} (that they do not hang is {@link
- * ConnectionLossTest}'s); the worker, started once, resumes by itself. Invariant 1 (no loss) across
- * restarts.
+ * ConnectionLossTest}'s); the worker, started once, resumes by itself. Invariant 1 of
+ * docs/ARCHITECTURE.md (no loss) across restarts.
  */
 class RedisRestartTest {
   @RegisterExtension static RedisExtension redis = RedisExtension.persistent();

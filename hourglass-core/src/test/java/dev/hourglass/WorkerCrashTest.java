@@ -29,8 +29,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * A worker process is killed with SIGKILL in the middle of its work (no shutdown hook, no close,
  * leases held). Every job must still be acked exactly once in the end: the ones the dead process
- * held come back when their leases lapse and a worker in this JVM finishes them. Invariant 1 (no
- * loss) and 2 (at least once, receipts).
+ * held come back when their leases lapse and a worker in this JVM finishes them. Invariants 1 (no
+ * loss) and 2 (at least once, receipts) of docs/ARCHITECTURE.md.
  */
 class WorkerCrashTest {
   @RegisterExtension static RedisExtension redis = RedisExtension.standalone();

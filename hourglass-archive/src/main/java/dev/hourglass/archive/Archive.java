@@ -43,7 +43,11 @@ public final class Archive implements AutoCloseable {
    * Migrates the schema, turns the outbox on with the settings' bound, and starts the archiver and
    * the retention.
    *
+   * @param hourglass the client whose queues' finished jobs are archived
+   * @param settings the database, bounds and timings
+   * @return the running archive; close it to stop (the pool it built is closed with it)
    * @throws ArchiveException when the database cannot be reached or migrated
+   * @throws dev.hourglass.RedisUnavailableException when Redis cannot turn the outbox on
    */
   public static Archive start(Hourglass hourglass, ArchiveSettings settings) {
     HikariDataSource own = settings.dataSource().isPresent() ? null : pool(settings);
@@ -93,7 +97,11 @@ public final class Archive implements AutoCloseable {
     return new HikariDataSource(c);
   }
 
-  /** Queries of the archived jobs. */
+  /**
+   * Queries of the archived jobs.
+   *
+   * @return the archive's history, safe to use from any thread
+   */
   public History history() {
     return history;
   }
@@ -102,7 +110,9 @@ public final class Archive implements AutoCloseable {
    * Stores every record waiting in the queue's outbox now, on the caller's thread: before a queue
    * is deleted, as deleting it deletes its outbox.
    *
+   * @param queue the queue name
    * @throws ArchiveException when the database cannot be written
+   * @throws dev.hourglass.RedisUnavailableException when Redis cannot be read
    */
   public void drain(String queue) {
     try {
@@ -112,13 +122,21 @@ public final class Archive implements AutoCloseable {
     }
   }
 
-  /** Each queue's outbox (waiting and dropped records) as of the archiver's last scan. */
+  /**
+   * Each queue's outbox (waiting and dropped records) as of the archiver's last scan. Sends
+   * nothing.
+   *
+   * @return the sizes by queue name; none before the first scan
+   */
   public Map<String, Outbox.OutboxSize> outboxSizes() {
     return archiver.sizes();
   }
 
   /**
-   * Deletes the rows older than the retention now (it also runs once a minute); returns how many.
+   * Deletes the rows older than the retention now (it also runs once a minute).
+   *
+   * @return how many rows were deleted
+   * @throws ArchiveException when the database cannot be written
    */
   public long deleteExpired() {
     try {

@@ -34,19 +34,40 @@ public final class ArchiveSettings {
     this.listener = b.listener;
   }
 
+  /**
+   * A builder with a retention of 30 days, the outbox bound {@link
+   * Outbox#DEFAULT_MAX_PER_PARTITION}, batches of 1000, an idle wait of 500 ms and no listener; the
+   * database is required.
+   *
+   * @return a new builder
+   */
   public static Builder builder() {
     return new Builder();
   }
 
-  /** The user's own pool, if given; else the archive builds one from {@link #jdbcUrl()}. */
+  /**
+   * The user's own pool, if given; else the archive builds one from {@link #jdbcUrl()}.
+   *
+   * @return the pool, or empty
+   */
   public Optional<DataSource> dataSource() {
     return dataSource;
   }
 
+  /**
+   * The JDBC URL the archive's own pool connects to.
+   *
+   * @return {@code jdbc:postgresql://...}, or null when a {@link #dataSource()} is given
+   */
   public String jdbcUrl() {
     return jdbcUrl;
   }
 
+  /**
+   * The database user of the archive's own pool.
+   *
+   * @return the user, or null when a {@link #dataSource()} is given
+   */
   public String user() {
     return user;
   }
@@ -55,26 +76,47 @@ public final class ArchiveSettings {
     return password;
   }
 
-  /** Rows older than this are deleted. */
+  /**
+   * Rows older than this are deleted.
+   *
+   * @return at least one minute
+   */
   public Duration retention() {
     return retention;
   }
 
-  /** The bound of each partition's outbox in Redis, past which the oldest records are dropped. */
+  /**
+   * The bound of each partition's outbox in Redis, past which the oldest records are dropped.
+   *
+   * @return 1 to 10,000,000
+   */
   public int outboxMaxPerPartition() {
     return outboxMaxPerPartition;
   }
 
-  /** The most records read from one partition and stored in one transaction. */
+  /**
+   * The most records read from one partition and stored in one transaction.
+   *
+   * @return 1 to 10,000
+   */
   public int batchSize() {
     return batchSize;
   }
 
-  /** How long the archiver waits when every outbox was empty. */
+  /**
+   * How long the archiver waits when every outbox was empty.
+   *
+   * @return at least 1 ms
+   */
   public Duration idle() {
     return idle;
   }
 
+  /**
+   * What the archiver reports to, for metrics.
+   *
+   * @return the listener, {@link ArchiveListener#none()} by default
+   */
   public ArchiveListener listener() {
     return listener;
   }
@@ -93,7 +135,15 @@ public final class ArchiveSettings {
 
     private Builder() {}
 
-    /** A JDBC URL ({@code jdbc:postgresql://host:port/db}) and its credentials. */
+    /**
+     * A JDBC URL ({@code jdbc:postgresql://host:port/db}) and its credentials, for a pool the
+     * archive builds and closes.
+     *
+     * @param url {@code jdbc:postgresql:...}, checked by {@link #build()}
+     * @param user the database user
+     * @param password the user's password
+     * @return this builder
+     */
     public Builder jdbc(String url, String user, String password) {
       this.jdbcUrl = url;
       this.user = user;
@@ -101,38 +151,79 @@ public final class ArchiveSettings {
       return this;
     }
 
-    /** A pool of the user's own instead of a JDBC URL; the archive does not close it. */
+    /**
+     * A pool of the user's own instead of a JDBC URL; the archive does not close it.
+     *
+     * @param dataSource the pool
+     * @return this builder
+     * @throws NullPointerException when it is null
+     */
     public Builder dataSource(DataSource dataSource) {
       this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
       return this;
     }
 
+    /**
+     * Rows older than this are deleted (default 30 days).
+     *
+     * @param retention at least one minute, checked by {@link #build()}
+     * @return this builder
+     */
     public Builder retention(Duration retention) {
       this.retention = retention;
       return this;
     }
 
+    /**
+     * The bound of each partition's outbox in Redis (default {@link
+     * Outbox#DEFAULT_MAX_PER_PARTITION}).
+     *
+     * @param max 1 to 10,000,000, checked by {@link #build()}
+     * @return this builder
+     */
     public Builder outboxMaxPerPartition(int max) {
       this.outboxMaxPerPartition = max;
       return this;
     }
 
+    /**
+     * The most records read from one partition and stored in one transaction (default 1000).
+     *
+     * @param batchSize 1 to 10,000, checked by {@link #build()}
+     * @return this builder
+     */
     public Builder batchSize(int batchSize) {
       this.batchSize = batchSize;
       return this;
     }
 
+    /**
+     * How long the archiver waits when every outbox was empty (default 500 ms).
+     *
+     * @param idle at least 1 ms, checked by {@link #build()}
+     * @return this builder
+     */
     public Builder idle(Duration idle) {
       this.idle = idle;
       return this;
     }
 
+    /**
+     * What the archiver reports to, for metrics (default none).
+     *
+     * @param listener the listener
+     * @return this builder
+     * @throws NullPointerException when it is null
+     */
     public Builder listener(ArchiveListener listener) {
       this.listener = Objects.requireNonNull(listener, "listener");
       return this;
     }
 
     /**
+     * Validates and builds.
+     *
+     * @return the settings
      * @throws InvalidArgumentException for a missing database, a retention under one minute, a
      *     bound outside 1..10,000,000, a batch size outside 1..10,000 or an idle wait under 1 ms
      */

@@ -25,10 +25,12 @@ public final class History {
    * A page of the queue's finished jobs, newest first (by finish time; records finished in the same
    * microsecond in a fixed order).
    *
+   * @param queue the queue name
    * @param outcome only records of this outcome, if given
    * @param since only records that finished at or after this time, if given
    * @param limit 1 to {@value #MAX_LIMIT}
    * @param cursor the {@link HistoryPage#next()} of the previous page, if any
+   * @return up to {@code limit} records, and the cursor of the next page unless this is the last
    * @throws InvalidArgumentException for a bad queue name, limit or cursor
    * @throws ArchiveException when the database cannot be read
    */
@@ -59,6 +61,9 @@ public final class History {
    * The last record of a job id in the queue: a job that went dead and was then purged has two
    * records, and this is the purge.
    *
+   * @param queue the queue name
+   * @param jobId the job id
+   * @return the record, or empty when the archive holds none for this id
    * @throws InvalidArgumentException for a bad queue name or id
    * @throws ArchiveException when the database cannot be read
    */

@@ -11,7 +11,7 @@ import java.util.Locale;
  * the other, keeping them all, and prints the time per 4 KB page of each block. Java zero-fills a
  * direct buffer when it allocates it, so that time is the kernel's page fault, the kernel's zeroing
  * of the page and Java's own zero-fill (a few hundredths of a microsecond per page once the page is
- * there). See docs/BENCHMARKS.md, "The fill and this machine's memory".
+ * there). See docs/BENCHMARKS-HISTORY.md, "The fill and this machine's memory".
  */
 final class FirstTouch {
   private static final int BLOCK = 256 << 20;

@@ -228,7 +228,7 @@ final class Usage {
         --warmup-rounds R     make the warm-up run R times, each on a fresh client and a flushed
                               Redis, as the measured run is. One round of 100k e2e jobs leaves
                               the JIT compiling through the measured run; the lateness rows of
-                              docs/BENCHMARKS.md use 6. Each round prints its own figures
+                              docs/BENCHMARKS.md use 3. Each round prints its own figures
                               [enqueue: 5, since the Hourglass client's single-call rate still
                               climbed through the fourth round; http-enqueue: 4, since the
                               server's CPU per request still fell through the fourth; the

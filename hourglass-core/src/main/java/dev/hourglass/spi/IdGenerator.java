@@ -7,5 +7,11 @@ package dev.hourglass.spi;
  */
 @FunctionalInterface
 public interface IdGenerator {
+  /**
+   * A new id, called once per job enqueued without one, from any thread.
+   *
+   * @return an id of 1 to 128 of {@code A-Z a-z 0-9 . _ : -} that no live job of the queue holds;
+   *     an invalid one fails the enqueue with {@code InvalidArgumentException}
+   */
   String newId();
 }

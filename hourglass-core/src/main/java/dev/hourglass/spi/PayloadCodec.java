@@ -18,23 +18,37 @@ public interface PayloadCodec<T> {
   /**
    * The bytes of a payload.
    *
-   * @throws Exception when the value cannot be encoded (the enqueue is refused, nothing written)
+   * @param value the payload, not null
+   * @return its bytes; the caller does not change them
+   * @throws Exception when the value cannot be encoded (the enqueue is refused with an {@code
+   *     InvalidArgumentException}, nothing written)
    */
   byte[] encode(T value) throws Exception;
 
   /**
    * The payload of these bytes.
    *
-   * @throws Exception when the bytes are not a payload of this type (the job goes dead)
+   * @param bytes the bytes as enqueued, a copy the codec may keep
+   * @return the payload
+   * @throws Exception when the bytes are not a payload of this type (a worker sends the job dead;
+   *     {@code Payload.value()} throws it wrapped in a {@code PayloadDecodingException})
    */
   T decode(byte[] bytes) throws Exception;
 
-  /** The bytes as they are. */
+  /**
+   * The bytes as they are.
+   *
+   * @return the codec of {@code byte[]} payloads
+   */
   static PayloadCodec<byte[]> bytes() {
     return BuiltinCodecs.BYTES;
   }
 
-  /** Text as UTF-8; bytes that are not valid UTF-8 are refused when decoding. */
+  /**
+   * Text as UTF-8; bytes that are not valid UTF-8 are refused when decoding.
+   *
+   * @return the codec of {@code String} payloads
+   */
   static PayloadCodec<String> utf8() {
     return BuiltinCodecs.UTF8;
   }

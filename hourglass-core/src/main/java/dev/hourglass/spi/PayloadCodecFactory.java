@@ -10,6 +10,13 @@ import java.util.Optional;
 @FunctionalInterface
 public interface PayloadCodecFactory {
 
-  /** The codec for this type, or empty when this factory has none. */
+  /**
+   * The codec for this type.
+   *
+   * @param type the payload type a queue handle asks for
+   * @param <T> that type
+   * @return the codec, or empty when this factory has none (the handle is then refused with {@code
+   *     InvalidArgumentException})
+   */
   <T> Optional<PayloadCodec<T>> codecFor(Class<T> type);
 }

@@ -5,6 +5,7 @@ public final class RedisCommandException extends RedisServerException {
 
   private static final long serialVersionUID = 1L;
 
+  /** The error text without the leading {@code -}. */
   private final String errorReply;
 
   /**

@@ -31,29 +31,58 @@ public final class AmqpTarget implements Target {
     this.timeout = b.timeout;
   }
 
+  /**
+   * A builder with the routing key {@code ""} and the timeout {@link Target#DEFAULT_TIMEOUT}; the
+   * URI and the exchange are required.
+   *
+   * @return a new builder
+   */
   public static Builder builder() {
     return new Builder();
   }
 
-  /** The broker's URI, password included: pass it to the client only, never to a log. */
+  /**
+   * The broker's URI, password included: pass it to the client only, never to a log.
+   *
+   * @return the URI as given
+   */
   public URI uri() {
     return uri;
   }
 
-  /** The URI with its password, if any, as {@value #MASK}: for logs and display. */
+  /**
+   * The URI with its password, if any, as {@value #MASK}: for logs and display.
+   *
+   * @return the masked URI
+   */
   public String maskedUri() {
     return mask(uri.toString());
   }
 
-  /** {@code amqp://user:***@host/vhost} for {@code amqp://user:pass@host/vhost}. */
+  /**
+   * {@code amqp://user:***@host/vhost} for {@code amqp://user:pass@host/vhost}.
+   *
+   * @param uri any text; only an {@code amqp://} or {@code amqps://} URI's password is replaced
+   * @return the text with the password masked
+   */
   public static String mask(String uri) {
     return uri.replaceFirst("^(amqps?://[^:/@]*:)[^@/]*@", "$1" + MASK + "@");
   }
 
+  /**
+   * The exchange every job is published to.
+   *
+   * @return the exchange name; {@code ""} is the default exchange
+   */
   public String exchange() {
     return exchange;
   }
 
+  /**
+   * The routing key of every message.
+   *
+   * @return the key, {@code ""} when not set
+   */
   public String routingKey() {
     return routingKey;
   }
@@ -63,7 +92,11 @@ public final class AmqpTarget implements Target {
     return timeout;
   }
 
-  /** Host and port, as failures name them: {@code localhost:5672}. */
+  /**
+   * Host and port, as failures name them: {@code localhost:5672}.
+   *
+   * @return {@code host:port}, the port defaulting to 5672 (5671 for {@code amqps})
+   */
   public String address() {
     boolean tls = "amqps".equalsIgnoreCase(uri.getScheme());
     return uri.getHost() + ":" + (uri.getPort() > 0 ? uri.getPort() : tls ? 5671 : 5672);
@@ -107,6 +140,11 @@ public final class AmqpTarget implements Target {
 
     /**
      * {@code amqp://user:pass@host:port/vhost} (or {@code amqps://}); the vhost {@code /} is %2f.
+     *
+     * @param uri the broker's URI
+     * @return this builder
+     * @throws InvalidArgumentException when the URI is missing, not {@code amqp} or {@code amqps},
+     *     or has more than one path segment (the message masks the password)
      */
     public Builder uri(String uri) {
       this.uri = parse(uri);
@@ -115,6 +153,10 @@ public final class AmqpTarget implements Target {
 
     /**
      * The exchange to publish to; {@code ""} is the default exchange (routing key = queue name).
+     *
+     * @param exchange at most 255 characters
+     * @return this builder
+     * @throws InvalidArgumentException when it is null or longer
      */
     public Builder exchange(String exchange) {
       if (exchange == null) {
@@ -128,7 +170,13 @@ public final class AmqpTarget implements Target {
       return this;
     }
 
-    /** The routing key of every message; {@code ""} when not set. */
+    /**
+     * The routing key of every message; {@code ""} when not set.
+     *
+     * @param routingKey at most 255 characters
+     * @return this builder
+     * @throws InvalidArgumentException when it is null or longer
+     */
     public Builder routingKey(String routingKey) {
       if (routingKey == null || routingKey.length() > 255) {
         throw new InvalidArgumentException(
@@ -138,12 +186,24 @@ public final class AmqpTarget implements Target {
       return this;
     }
 
-    /** See {@link Target#timeout()}: 1 ms to 5 min, default 10 s. */
+    /**
+     * See {@link Target#timeout()}: 1 ms to 5 min, default 10 s.
+     *
+     * @param timeout the confirm timeout
+     * @return this builder
+     * @throws InvalidArgumentException when it is null or out of range
+     */
     public Builder timeout(Duration timeout) {
       this.timeout = Targets.timeout(timeout);
       return this;
     }
 
+    /**
+     * Builds the target.
+     *
+     * @return the target
+     * @throws InvalidArgumentException when the URI or the exchange is not set
+     */
     public AmqpTarget build() {
       if (uri == null) {
         throw new InvalidArgumentException("uri", "is required");

@@ -60,14 +60,26 @@ public final class Forwarder implements AutoCloseable {
     l.start();
   }
 
-  /** {@link #start(Queue, Target, ForwarderOptions)} with {@link ForwarderOptions#defaults()}. */
+  /**
+   * {@link #start(Queue, Target, ForwarderOptions)} with {@link ForwarderOptions#defaults()}.
+   *
+   * @param queue the queue whose due jobs are published
+   * @param target where they are published
+   * @return the running forwarder; close it to stop
+   * @throws InvalidArgumentException when an argument is null
+   */
   public static Forwarder start(Queue<?> queue, Target target) {
     return start(queue, target, ForwarderOptions.defaults());
   }
 
   /**
-   * Starts forwarding at once, on a thread of its own.
+   * Starts forwarding at once, on a thread of its own. Connecting to the broker happens there: a
+   * broker that cannot be reached is retried as the class comment says, not thrown here.
    *
+   * @param queue the queue whose due jobs are published
+   * @param target where they are published
+   * @param options concurrency, reconnect backoff, shutdown timeout, publish listener
+   * @return the running forwarder; close it to stop
    * @throws InvalidArgumentException when an argument is null
    */
   public static Forwarder start(Queue<?> queue, Target target, ForwarderOptions options) {
@@ -83,10 +95,20 @@ public final class Forwarder implements AutoCloseable {
     return new Forwarder(queue, target, options);
   }
 
+  /**
+   * The queue this forwarder serves.
+   *
+   * @return its name
+   */
   public String queue() {
     return queue;
   }
 
+  /**
+   * Where this forwarder publishes.
+   *
+   * @return the target given at start
+   */
   public Target target() {
     return target;
   }

@@ -21,8 +21,19 @@ public record ForwarderOptions(
     Duration reconnectMax,
     Duration shutdownTimeout,
     Consumer<Delivery<?>> onPublished) {
+  /** Publishes awaiting the broker's confirm at most, by default. */
   public static final int DEFAULT_CONCURRENCY = 256;
 
+  /**
+   * Checks every option.
+   *
+   * @param concurrency 1 to 1024
+   * @param reconnectMin positive
+   * @param reconnectMax positive, at least {@code reconnectMin}
+   * @param shutdownTimeout zero or positive
+   * @param onPublished required ({@code d -> {}} for none)
+   * @throws InvalidArgumentException naming the option that is out of range
+   */
   public ForwarderOptions {
     if (concurrency < 1 || concurrency > 1024) {
       throw new InvalidArgumentException("concurrency", "must be from 1 to 1024");
@@ -46,14 +57,26 @@ public record ForwarderOptions(
     }
   }
 
+  /**
+   * Concurrency {@value #DEFAULT_CONCURRENCY}, reconnect backoff 250 ms to 5 s, shutdown timeout 10
+   * s, no publish listener.
+   *
+   * @return the defaults
+   */
   public static ForwarderOptions defaults() {
     return builder().build();
   }
 
+  /**
+   * A builder holding the {@link #defaults()}.
+   *
+   * @return a new builder
+   */
   public static Builder builder() {
     return new Builder();
   }
 
+  /** Builds {@link ForwarderOptions}; {@link #build()} checks every option. */
   public static final class Builder {
     private int concurrency = DEFAULT_CONCURRENCY;
     private Duration reconnectMin = Duration.ofMillis(250);
@@ -63,27 +86,61 @@ public record ForwarderOptions(
 
     private Builder() {}
 
+    /**
+     * Publishes awaiting the broker's confirm at most (default {@value
+     * ForwarderOptions#DEFAULT_CONCURRENCY}).
+     *
+     * @param concurrency 1 to 1024, checked by {@link #build()}
+     * @return this builder
+     */
     public Builder concurrency(int concurrency) {
       this.concurrency = concurrency;
       return this;
     }
 
+    /**
+     * The wait after a broker failure: {@code min} first, doubling per failure up to {@code max}
+     * (default 250 ms to 5 s); a confirm resets it.
+     *
+     * @param min positive, checked by {@link #build()}
+     * @param max at least {@code min}, checked by {@link #build()}
+     * @return this builder
+     */
     public Builder reconnectBackoff(Duration min, Duration max) {
       this.reconnectMin = min;
       this.reconnectMax = max;
       return this;
     }
 
+    /**
+     * How long {@link Forwarder#close()} waits for the confirms in flight (default 10 s).
+     *
+     * @param timeout zero or positive, checked by {@link #build()}
+     * @return this builder
+     */
     public Builder shutdownTimeout(Duration timeout) {
       this.shutdownTimeout = timeout;
       return this;
     }
 
+    /**
+     * Called on the forwarder's thread for each job just before it is published (e.g. to count
+     * deliveries); must not block.
+     *
+     * @param listener required, checked by {@link #build()}
+     * @return this builder
+     */
     public Builder onPublished(Consumer<Delivery<?>> listener) {
       this.onPublished = listener;
       return this;
     }
 
+    /**
+     * Validates and builds.
+     *
+     * @return the options
+     * @throws InvalidArgumentException naming the option that is out of range
+     */
     public ForwarderOptions build() {
       return new ForwarderOptions(
           concurrency, reconnectMin, reconnectMax, shutdownTimeout, onPublished);

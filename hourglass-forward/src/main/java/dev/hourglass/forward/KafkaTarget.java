@@ -30,20 +30,39 @@ public final class KafkaTarget implements Target {
     this.timeout = b.timeout;
   }
 
+  /**
+   * A builder keying records by job id with the timeout {@link Target#DEFAULT_TIMEOUT}; the
+   * bootstrap servers and the topic are required.
+   *
+   * @return a new builder
+   */
   public static Builder builder() {
     return new Builder();
   }
 
-  /** {@code host:port[,host:port...]}. */
+  /**
+   * The brokers the producer starts from.
+   *
+   * @return {@code host:port[,host:port...]}
+   */
   public String bootstrapServers() {
     return bootstrapServers;
   }
 
+  /**
+   * The topic every job is sent to.
+   *
+   * @return the topic name
+   */
   public String topic() {
     return topic;
   }
 
-  /** True (the default): the record key is the job id; false: records have no key. */
+  /**
+   * Whether records are keyed by job id.
+   *
+   * @return true (the default): the record key is the job id; false: records have no key
+   */
   public boolean keyById() {
     return keyById;
   }
@@ -89,6 +108,13 @@ public final class KafkaTarget implements Target {
 
     private Builder() {}
 
+    /**
+     * The brokers the producer starts from.
+     *
+     * @param servers {@code host:port}, or several separated by commas; at most 2048 characters
+     * @return this builder
+     * @throws InvalidArgumentException when they are missing or not of that form
+     */
     public Builder bootstrapServers(String servers) {
       Targets.text("bootstrapServers", servers, 2048);
       if (!SERVERS.matcher(servers).matches()) {
@@ -99,6 +125,13 @@ public final class KafkaTarget implements Target {
       return this;
     }
 
+    /**
+     * The topic every job is sent to.
+     *
+     * @param topic 1 to 249 letters, digits, {@code .}, {@code _} or {@code -}
+     * @return this builder
+     * @throws InvalidArgumentException when it is missing or not of that form
+     */
     public Builder topic(String topic) {
       Targets.text("topic", topic, 249);
       if (!TOPIC.matcher(topic).matches()) {
@@ -109,18 +142,35 @@ public final class KafkaTarget implements Target {
       return this;
     }
 
-    /** See {@link KafkaTarget#keyById()}. */
+    /**
+     * See {@link KafkaTarget#keyById()}.
+     *
+     * @param keyById false for records without a key
+     * @return this builder
+     */
     public Builder keyById(boolean keyById) {
       this.keyById = keyById;
       return this;
     }
 
-    /** See {@link Target#timeout()}: 1 ms to 5 min, default 10 s. */
+    /**
+     * See {@link Target#timeout()}: 1 ms to 5 min, default 10 s.
+     *
+     * @param timeout the acknowledgement timeout
+     * @return this builder
+     * @throws InvalidArgumentException when it is null or out of range
+     */
     public Builder timeout(Duration timeout) {
       this.timeout = Targets.timeout(timeout);
       return this;
     }
 
+    /**
+     * Builds the target.
+     *
+     * @return the target
+     * @throws InvalidArgumentException when the bootstrap servers or the topic are not set
+     */
     public KafkaTarget build() {
       if (bootstrapServers == null) {
         throw new InvalidArgumentException("bootstrapServers", "is required");

@@ -45,12 +45,22 @@ public final class JacksonCodecs implements PayloadCodecFactory {
     this.mapper = Objects.requireNonNull(mapper, "mapper");
   }
 
-  /** Codecs on {@link #defaultMapper()}. */
+  /**
+   * Codecs on {@link #defaultMapper()}.
+   *
+   * @return a new factory with a mapper of its own
+   */
   public static JacksonCodecs create() {
     return new JacksonCodecs(defaultMapper());
   }
 
-  /** Codecs on this mapper, as it is configured (for instance the application's own). */
+  /**
+   * Codecs on this mapper, as it is configured (for instance the application's own).
+   *
+   * @param mapper the mapper; not to be reconfigured once codecs are made from it
+   * @return a new factory
+   * @throws NullPointerException when the mapper is null
+   */
   public static JacksonCodecs of(ObjectMapper mapper) {
     return new JacksonCodecs(mapper);
   }
@@ -62,6 +72,8 @@ public final class JacksonCodecs implements PayloadCodecFactory {
    * the class path; no other module is looked for), unknown properties ignored (a producer that
    * adds a field does not kill the jobs of consumers not yet upgraded), trailing tokens after the
    * JSON value refused, and objects without properties written as {@code {}}.
+   *
+   * @return a new mapper
    */
   public static ObjectMapper defaultMapper() {
     JsonMapper.Builder builder =
@@ -74,7 +86,11 @@ public final class JacksonCodecs implements PayloadCodecFactory {
     return builder.build();
   }
 
-  /** The mapper the codecs use. */
+  /**
+   * The mapper the codecs use.
+   *
+   * @return the mapper given or made at creation
+   */
   public ObjectMapper mapper() {
     return mapper;
   }
@@ -84,17 +100,36 @@ public final class JacksonCodecs implements PayloadCodecFactory {
     return Optional.of(codec(type));
   }
 
-  /** The codec for this class. */
+  /**
+   * The codec for this class, made on first use and cached.
+   *
+   * @param type the payload class
+   * @param <T> the payload type
+   * @return a thread-safe codec writing and reading the class as JSON
+   */
   public <T> PayloadCodec<T> codec(Class<T> type) {
     return codec(mapper.constructType(type));
   }
 
-  /** The codec for a generic type: {@code codec(new TypeReference<List<Order>>() {})}. */
+  /**
+   * The codec for a generic type: {@code codec(new TypeReference<List<Order>>() {})}.
+   *
+   * @param type the payload type
+   * @param <T> the payload type
+   * @return a thread-safe codec writing and reading the type as JSON
+   */
   public <T> PayloadCodec<T> codec(TypeReference<T> type) {
     return codec(mapper.constructType(type));
   }
 
-  /** The codec for this type; the caller vouches that {@code T} is the type's Java type. */
+  /**
+   * The codec for this type; the caller vouches that {@code T} is the type's Java type.
+   *
+   * @param type the payload type as the mapper constructs it
+   * @param <T> its Java type
+   * @return a thread-safe codec writing and reading the type as JSON
+   * @throws NullPointerException when the type is null
+   */
   @SuppressWarnings("unchecked")
   public <T> PayloadCodec<T> codec(JavaType type) {
     Objects.requireNonNull(type, "type");

@@ -11,6 +11,12 @@ package dev.hourglass.jackson;
 public final class JsonCodecException extends Exception {
   private static final long serialVersionUID = 1L;
 
+  /**
+   * A payload or value the codec refused.
+   *
+   * @param message one line naming the type, Jackson's message and the JSON path
+   * @param cause the Jackson exception, or null
+   */
   public JsonCodecException(String message, Throwable cause) {
     super(message, cause);
   }

@@ -43,17 +43,29 @@ public final class Jackson3Codecs implements PayloadCodecFactory {
    * Codecs on a mapper with Jackson 3's defaults ({@code JsonMapper.builder().build()}: {@code
    * java.time} values as ISO-8601 text, unknown properties ignored, trailing tokens refused, no
    * module looked for). {@code JacksonCodecs.create()} reads and writes the same JSON.
+   *
+   * @return a new factory with a mapper of its own
    */
   public static Jackson3Codecs create() {
     return new Jackson3Codecs(JsonMapper.builder().build());
   }
 
-  /** Codecs on this mapper, as it is configured (for instance Spring Boot's {@code JsonMapper}). */
+  /**
+   * Codecs on this mapper, as it is configured (for instance Spring Boot's {@code JsonMapper}).
+   *
+   * @param mapper the mapper
+   * @return a new factory
+   * @throws NullPointerException when the mapper is null
+   */
   public static Jackson3Codecs of(ObjectMapper mapper) {
     return new Jackson3Codecs(mapper);
   }
 
-  /** The mapper the codecs use. */
+  /**
+   * The mapper the codecs use.
+   *
+   * @return the mapper given or made at creation
+   */
   public ObjectMapper mapper() {
     return mapper;
   }
@@ -63,17 +75,36 @@ public final class Jackson3Codecs implements PayloadCodecFactory {
     return Optional.of(codec(type));
   }
 
-  /** The codec for this class. */
+  /**
+   * The codec for this class, made on first use and cached.
+   *
+   * @param type the payload class
+   * @param <T> the payload type
+   * @return a thread-safe codec writing and reading the class as JSON
+   */
   public <T> PayloadCodec<T> codec(Class<T> type) {
     return codec(mapper.constructType(type));
   }
 
-  /** The codec for a generic type: {@code codec(new TypeReference<List<Order>>() {})}. */
+  /**
+   * The codec for a generic type: {@code codec(new TypeReference<List<Order>>() {})}.
+   *
+   * @param type the payload type
+   * @param <T> the payload type
+   * @return a thread-safe codec writing and reading the type as JSON
+   */
   public <T> PayloadCodec<T> codec(TypeReference<T> type) {
     return codec(mapper.constructType(type));
   }
 
-  /** The codec for this type; the caller vouches that {@code T} is the type's Java type. */
+  /**
+   * The codec for this type; the caller vouches that {@code T} is the type's Java type.
+   *
+   * @param type the payload type as the mapper constructs it
+   * @param <T> its Java type
+   * @return a thread-safe codec writing and reading the type as JSON
+   * @throws NullPointerException when the type is null
+   */
   @SuppressWarnings("unchecked")
   public <T> PayloadCodec<T> codec(JavaType type) {
     Objects.requireNonNull(type, "type");

@@ -77,12 +77,21 @@ public final class HourglassMetrics implements ScriptListener {
   private final Map<String, QueueMeters> queues = new ConcurrentHashMap<>();
   private volatile Hourglass hourglass;
 
-  /** Meters registered on {@code registry}; no queue meters until {@link #bind} and register. */
+  /**
+   * Meters registered on {@code registry}; no queue meters until {@link #bind} and register.
+   *
+   * @param registry where the meters go
+   * @throws NullPointerException when the registry is null
+   */
   public HourglassMetrics(MeterRegistry registry) {
     this.registry = Objects.requireNonNull(registry, "registry");
   }
 
-  /** The registry the meters are on. */
+  /**
+   * The registry the meters are on.
+   *
+   * @return the registry given at construction
+   */
   public MeterRegistry registry() {
     return registry;
   }
@@ -90,8 +99,10 @@ public final class HourglassMetrics implements ScriptListener {
   /**
    * Connects the per-queue meters to the client whose queues they report.
    *
+   * @param hourglass the client; binding the same one again does nothing
    * @return this
    * @throws IllegalStateException when already bound to another client
+   * @throws NullPointerException when the client is null
    */
   public HourglassMetrics bind(Hourglass hourglass) {
     Objects.requireNonNull(hourglass, "hourglass");
@@ -121,7 +132,12 @@ public final class HourglassMetrics implements ScriptListener {
     }
   }
 
-  /** Registers the meters of this queue, if it has none yet. Before {@link #bind} they read NaN. */
+  /**
+   * Registers the meters of this queue, if it has none yet. Before {@link #bind} they read NaN.
+   *
+   * @param name the queue name
+   * @throws NullPointerException when the name is null
+   */
   public void registerQueue(String name) {
     Objects.requireNonNull(name, "name");
     queues.computeIfAbsent(name, QueueMeters::new);
@@ -138,10 +154,14 @@ public final class HourglassMetrics implements ScriptListener {
   }
 
   /**
-   * Records that a job due at {@code dueAt} was delivered now.
+   * Records that a job due at {@code dueAt} was delivered now, as the timer {@code
+   * hourglass.delivery.lateness} (delivery time minus due time, at least 0) tagged by queue and
+   * mode.
    *
+   * @param queue the queue name
    * @param mode how it was delivered, e.g. {@code pull} (to a consumer) or {@code push} (to an
    *     endpoint)
+   * @param dueAt the job's due time
    */
   public void delivered(String queue, String mode, Instant dueAt) {
     long lateMs = Math.max(0, System.currentTimeMillis() - dueAt.toEpochMilli());

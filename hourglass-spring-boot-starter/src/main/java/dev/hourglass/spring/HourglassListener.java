@@ -30,12 +30,18 @@ import java.lang.annotation.Target;
 @Documented
 public @interface HourglassListener {
 
-  /** The queue to consume; {@code ${...}} placeholders are resolved from the environment. */
+  /**
+   * The queue to consume; {@code ${...}} placeholders are resolved from the environment.
+   *
+   * @return the queue name, or a placeholder resolving to one
+   */
   String queue();
 
   /**
    * Handler threads, a number or a {@code ${...}} placeholder; empty means {@code
    * hourglass.worker.concurrency} (4 unless set).
+   *
+   * @return the thread count, a placeholder, or empty
    */
   String concurrency() default "";
 }

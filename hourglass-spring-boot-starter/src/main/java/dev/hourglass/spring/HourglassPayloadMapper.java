@@ -12,13 +12,19 @@ import java.lang.reflect.Type;
  */
 public interface HourglassPayloadMapper {
 
-  /** The codecs for plain classes, handed to the {@link dev.hourglass.Hourglass} client. */
+  /**
+   * The codecs for plain classes, handed to the {@link dev.hourglass.Hourglass} client.
+   *
+   * @return the factory the client's {@code queue(name, Class)} uses
+   */
   PayloadCodecFactory codecFactory();
 
   /**
    * A codec for any type a listener method declares, generic ones included ({@code
    * List<OrderPlaced>}).
    *
+   * @param type the declared payload type
+   * @return a codec reading and writing that type
    * @throws IllegalArgumentException when this mapper cannot handle the type
    */
   PayloadCodec<Object> codecFor(Type type);

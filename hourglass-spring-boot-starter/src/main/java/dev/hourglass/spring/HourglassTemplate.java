@@ -24,6 +24,12 @@ public class HourglassTemplate {
   private final Hourglass hourglass;
   private final ConcurrentMap<QueueKey, Queue<Object>> queues = new ConcurrentHashMap<>();
 
+  /**
+   * A template over this client; the starter makes one.
+   *
+   * @param hourglass the client that enqueues
+   * @throws NullPointerException when it is null
+   */
   public HourglassTemplate(Hourglass hourglass) {
     this.hourglass = Objects.requireNonNull(hourglass, "hourglass");
   }
@@ -31,6 +37,9 @@ public class HourglassTemplate {
   /**
    * Enqueues {@code payload} to run after {@code delay}.
    *
+   * @param queue the queue name
+   * @param payload the payload, encoded by the client's codecs
+   * @param delay from the Redis server's now, zero or positive
    * @return the new job's id
    * @throws InvalidArgumentException for a bad queue name, delay or payload
    * @throws dev.hourglass.RedisUnavailableException when Redis cannot be reached
@@ -42,7 +51,12 @@ public class HourglassTemplate {
   /**
    * Enqueues {@code payload} to run at {@code runAt} (by the Redis server's clock).
    *
+   * @param queue the queue name
+   * @param payload the payload, encoded by the client's codecs
+   * @param runAt the due time; the past means now
    * @return the new job's id
+   * @throws InvalidArgumentException for a bad queue name, due time or payload
+   * @throws dev.hourglass.RedisUnavailableException when Redis cannot be reached
    */
   public String enqueueAt(String queue, Object payload, Instant runAt) {
     return job(queue, payload).runAt(runAt).enqueue().id();
@@ -50,7 +64,13 @@ public class HourglassTemplate {
 
   /**
    * Starts a job with every option of a {@link dev.hourglass.JobSpec}: {@code
-   * template.job("orders", payload).id("order-42").delay(d).maxAttempts(5).enqueue()}.
+   * template.job("orders", payload).id("order-42").delay(d).maxAttempts(5).enqueue()}. Sends
+   * nothing until {@link JobRequest#enqueue()}.
+   *
+   * @param queue the queue name
+   * @param payload the payload, encoded now by the client's codecs
+   * @return the request, to set options on and enqueue once
+   * @throws InvalidArgumentException for a bad queue name, a null payload, or one no codec encodes
    */
   public JobRequest job(String queue, Object payload) {
     if (payload == null) {
@@ -63,8 +83,12 @@ public class HourglassTemplate {
    * Cancels a job that is waiting (delayed or ready) or dead; a job a consumer is running right now
    * is left to finish.
    *
+   * @param queue the queue name
+   * @param id the job id
    * @return true when the job was removed; false when no such job exists (unknown, or already done)
    *     or a consumer is running it
+   * @throws InvalidArgumentException for a bad queue name or id
+   * @throws dev.hourglass.RedisUnavailableException when Redis cannot be reached
    */
   public boolean cancel(String queue, String id) {
     try {
@@ -74,7 +98,11 @@ public class HourglassTemplate {
     }
   }
 
-  /** The client, for everything else (stats, dead letters, rescheduling, ...). */
+  /**
+   * The client, for everything else (stats, dead letters, rescheduling, ...).
+   *
+   * @return the client this template enqueues with
+   */
   public Hourglass hourglass() {
     return hourglass;
   }

@@ -82,12 +82,20 @@ public final class FaultProxy implements AutoCloseable {
     }
   }
 
-  /** The port clients connect to (on 127.0.0.1). */
+  /**
+   * The port clients connect to (on 127.0.0.1).
+   *
+   * @return the proxy's listening port
+   */
   public int port() {
     return listener.getLocalPort();
   }
 
-  /** The number of connections open through the proxy. */
+  /**
+   * The number of connections open through the proxy.
+   *
+   * @return client connections whose both ends are open
+   */
   public int openConnections() {
     return (int) sockets.stream().filter(s -> !s.isClosed()).count() / 2;
   }
@@ -95,6 +103,8 @@ public final class FaultProxy implements AutoCloseable {
   /**
    * Closes every open connection (both ends); with {@code refuseNew}, each connection accepted from
    * now on is closed at once until {@link #acceptNew()}.
+   *
+   * @param refuseNew true to keep closing new connections
    */
   public void dropAll(boolean refuseNew) {
     synchronized (this) {
@@ -110,13 +120,21 @@ public final class FaultProxy implements AutoCloseable {
     refusing = false;
   }
 
-  /** Holds the bytes of both directions for {@code time}; connections stay open. */
+  /**
+   * Holds the bytes of both directions for {@code time}; connections stay open.
+   *
+   * @param time how long, from now
+   */
   public synchronized void stall(Duration time) {
     stalledUntilNanos = System.nanoTime() + time.toNanos();
     notifyAll();
   }
 
-  /** Delays each chunk, in each direction, by {@code perChunk} (zero: none). */
+  /**
+   * Delays each chunk, in each direction, by {@code perChunk} (zero: none).
+   *
+   * @param perChunk the delay of every chunk relayed from now on
+   */
   public synchronized void latency(Duration perChunk) {
     latencyNanos = perChunk.toNanos();
     notifyAll();
@@ -126,6 +144,9 @@ public final class FaultProxy implements AutoCloseable {
    * Cuts one direction: its bytes are held until {@link #restore()} (or thrown away with {@code
    * discard}, which leaves a protocol stream out of step: drop the connections afterwards) while
    * the other direction flows.
+   *
+   * @param direction the direction to cut
+   * @param discard true to throw its bytes away instead of holding them
    */
   public synchronized void cut(Direction direction, boolean discard) {
     cut = direction;

@@ -34,7 +34,11 @@ public final class KafkaBroker implements AutoCloseable {
     this.controllerPort = controllerPort;
   }
 
-  /** A new broker on free ports, formatted and started. */
+  /**
+   * A new broker on free ports, formatted and started.
+   *
+   * @return the running broker; close it to stop it and delete its data
+   */
   public static KafkaBroker create() {
     Path dir;
     try {
@@ -70,11 +74,20 @@ public final class KafkaBroker implements AutoCloseable {
     }
   }
 
-  /** {@code 127.0.0.1:<port>}. */
+  /**
+   * Where clients connect.
+   *
+   * @return {@code 127.0.0.1:<port>}
+   */
   public String bootstrapServers() {
     return "127.0.0.1:" + port;
   }
 
+  /**
+   * The broker's client port, kept across {@link #stop()} and {@link #start()}.
+   *
+   * @return the port
+   */
   public int port() {
     return port;
   }

@@ -42,11 +42,20 @@ public final class OrderDocuments {
   private final SplittableRandom random;
   private int sequence;
 
+  /**
+   * A source of documents that repeats for the same seed.
+   *
+   * @param seed the seed of the random choices
+   */
   public OrderDocuments(long seed) {
     this.random = new SplittableRandom(seed);
   }
 
-  /** The next document, UTF-8. */
+  /**
+   * The next document, UTF-8.
+   *
+   * @return about 1 KB of order JSON, different from the ones before
+   */
   public byte[] next() {
     int n = ++sequence;
     StringBuilder items = new StringBuilder();

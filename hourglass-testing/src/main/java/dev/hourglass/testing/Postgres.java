@@ -32,14 +32,22 @@ public final class Postgres implements AutoCloseable, BeforeAllCallback, AfterAl
     this.dataDir = dataDir;
   }
 
-  /** Starts a server with a fresh data directory on a free port. */
+  /**
+   * Starts a server with a fresh data directory on a free port.
+   *
+   * @return the running server; close it to stop it
+   */
   public static Postgres start() {
     Postgres pg = perClass();
     pg.startAgain();
     return pg;
   }
 
-  /** A server not started yet, for {@code @RegisterExtension} on a static field. */
+  /**
+   * A server not started yet, for {@code @RegisterExtension} on a static field.
+   *
+   * @return the server, started before the class's tests and stopped after them
+   */
   public static Postgres perClass() {
     try (ServerSocket s = new ServerSocket(0)) {
       return new Postgres(s.getLocalPort(), Files.createTempDirectory("hg-pgdata"));
@@ -58,17 +66,29 @@ public final class Postgres implements AutoCloseable, BeforeAllCallback, AfterAl
     close();
   }
 
-  /** The JDBC URL of the {@code postgres} database. */
+  /**
+   * The JDBC URL of the {@code postgres} database.
+   *
+   * @return {@code jdbc:postgresql://localhost:<port>/postgres}
+   */
   public String jdbcUrl() {
     return "jdbc:postgresql://localhost:" + port + "/postgres";
   }
 
-  /** The superuser. */
+  /**
+   * The superuser.
+   *
+   * @return {@code postgres}
+   */
   public String user() {
     return "postgres";
   }
 
-  /** The superuser's password (the embedded server trusts local connections). */
+  /**
+   * The superuser's password (the embedded server trusts local connections).
+   *
+   * @return {@code postgres}
+   */
   public String password() {
     return "postgres";
   }

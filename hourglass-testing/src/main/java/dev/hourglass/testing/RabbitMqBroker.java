@@ -24,7 +24,9 @@ import java.util.concurrent.TimeUnit;
  * #create()} fails saying so.
  */
 public final class RabbitMqBroker implements AutoCloseable {
+  /** The RabbitMQ server script this broker runs. */
   public static final String SERVER = "/usr/lib/rabbitmq/bin/rabbitmq-server";
+
   private static final long START_TIMEOUT_MS = 120_000;
 
   private final Path base;
@@ -40,7 +42,12 @@ public final class RabbitMqBroker implements AutoCloseable {
     Runtime.getRuntime().addShutdownHook(cleanup);
   }
 
-  /** A new node on a free port, started and accepting AMQP connections. */
+  /**
+   * A new node on a free port, started and accepting AMQP connections.
+   *
+   * @return the running node; close it to stop it and delete its data
+   * @throws IllegalStateException when {@value #SERVER} is missing or the node does not start
+   */
   public static RabbitMqBroker create() {
     if (!Files.isExecutable(Path.of(SERVER))) {
       throw new IllegalStateException(
@@ -68,11 +75,20 @@ public final class RabbitMqBroker implements AutoCloseable {
     }
   }
 
+  /**
+   * The node's AMQP port, kept across restarts.
+   *
+   * @return the port
+   */
   public int port() {
     return port;
   }
 
-  /** {@code amqp://guest:guest@127.0.0.1:<port>/%2f}. */
+  /**
+   * Where clients connect.
+   *
+   * @return {@code amqp://guest:guest@127.0.0.1:<port>/%2f}
+   */
   public String uri() {
     return "amqp://guest:guest@127.0.0.1:" + port + "/%2f";
   }
@@ -135,6 +151,9 @@ public final class RabbitMqBroker implements AutoCloseable {
   /**
    * Freezes the node (SIGSTOP) or lets it run again (SIGCONT): a frozen broker keeps its
    * connections open and answers nothing, as a hung one does.
+   *
+   * @param frozen true to freeze, false to let it run
+   * @throws IllegalStateException when the node is not running
    */
   public synchronized void freeze(boolean frozen) {
     long pid = beam().orElseThrow(() -> new IllegalStateException("RabbitMQ is not running")).pid();

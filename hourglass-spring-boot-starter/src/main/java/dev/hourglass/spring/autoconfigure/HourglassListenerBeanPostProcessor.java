@@ -21,6 +21,11 @@ public class HourglassListenerBeanPostProcessor implements BeanPostProcessor {
   private final List<ListenerMethod> found = new ArrayList<>();
   private boolean closed; // guarded by this
 
+  /**
+   * A post-processor resolving placeholders from this environment; the starter registers it.
+   *
+   * @param environment where {@code ${...}} placeholders are resolved
+   */
   public HourglassListenerBeanPostProcessor(Environment environment) {
     this.environment = environment;
   }

@@ -53,70 +53,156 @@ public class HourglassProperties {
   /** Queue meters, when the application has a MeterRegistry. */
   private final Metrics metrics = new Metrics();
 
+  /**
+   * The Redis URI; null builds it from {@code spring.data.redis.*}.
+   *
+   * @return the value bound from {@code hourglass.redis-uri}
+   */
   public String getRedisUri() {
     return redisUri;
   }
 
+  /**
+   * Binds {@code hourglass.redis-uri}.
+   *
+   * @param redisUri the value from the configuration
+   */
   public void setRedisUri(String redisUri) {
     this.redisUri = redisUri;
   }
 
+  /**
+   * Prefix of every Redis key Hourglass writes.
+   *
+   * @return the value bound from {@code hourglass.prefix}
+   */
   public String getPrefix() {
     return prefix;
   }
 
+  /**
+   * Binds {@code hourglass.prefix}.
+   *
+   * @param prefix the value from the configuration
+   */
   public void setPrefix(String prefix) {
     this.prefix = prefix;
   }
 
+  /**
+   * Longest wait for one Redis command.
+   *
+   * @return the value bound from {@code hourglass.command-timeout}
+   */
   public Duration getCommandTimeout() {
     return commandTimeout;
   }
 
+  /**
+   * Binds {@code hourglass.command-timeout}.
+   *
+   * @param commandTimeout the value from the configuration
+   */
   public void setCommandTimeout(Duration commandTimeout) {
     this.commandTimeout = commandTimeout;
   }
 
+  /**
+   * Longest wait for a Redis connection to open; null takes {@code
+   * spring.data.redis.connect-timeout}, else 2 s.
+   *
+   * @return the value bound from {@code hourglass.connect-timeout}
+   */
   public Duration getConnectTimeout() {
     return connectTimeout;
   }
 
+  /**
+   * Binds {@code hourglass.connect-timeout}.
+   *
+   * @param connectTimeout the value from the configuration
+   */
   public void setConnectTimeout(Duration connectTimeout) {
     this.connectTimeout = connectTimeout;
   }
 
+  /**
+   * Largest payload accepted, in bytes, after encoding.
+   *
+   * @return the value bound from {@code hourglass.max-payload-bytes}
+   */
   public int getMaxPayloadBytes() {
     return maxPayloadBytes;
   }
 
+  /**
+   * Binds {@code hourglass.max-payload-bytes}.
+   *
+   * @param maxPayloadBytes the value from the configuration
+   */
   public void setMaxPayloadBytes(int maxPayloadBytes) {
     this.maxPayloadBytes = maxPayloadBytes;
   }
 
+  /**
+   * Payload size from which payloads are stored compressed; 0: never.
+   *
+   * @return the value bound from {@code hourglass.compress-above}
+   */
   public int getCompressAbove() {
     return compressAbove;
   }
 
+  /**
+   * Binds {@code hourglass.compress-above}.
+   *
+   * @param compressAbove the value from the configuration
+   */
   public void setCompressAbove(int compressAbove) {
     this.compressAbove = compressAbove;
   }
 
+  /**
+   * Settings of the queues this application creates.
+   *
+   * @return the nested properties under {@code hourglass.defaults}
+   */
   public Defaults getDefaults() {
     return defaults;
   }
 
+  /**
+   * How listener methods are run.
+   *
+   * @return the nested properties under {@code hourglass.worker}
+   */
   public Worker getWorker() {
     return worker;
   }
 
+  /**
+   * Startup of listener methods.
+   *
+   * @return the nested properties under {@code hourglass.listeners}
+   */
   public Listeners getListeners() {
     return listeners;
   }
 
+  /**
+   * The health indicator.
+   *
+   * @return the nested properties under {@code hourglass.health}
+   */
   public Health getHealth() {
     return health;
   }
 
+  /**
+   * Queue meters.
+   *
+   * @return the nested properties under {@code hourglass.metrics}
+   */
   public Metrics getMetrics() {
     return metrics;
   }
@@ -129,7 +215,10 @@ public class HourglassProperties {
     /** Lease of a delivered job: not acked within it, the job is delivered again. */
     private Duration visibility = Duration.ofSeconds(30);
 
-    /** Time a job may wait before it runs; past it, it leaves unrun. When unset, no limit. */
+    /**
+     * Time from a job's creation within which it must be acked: past it, the job is dropped
+     * whatever its state. When unset, no limit.
+     */
     private Duration ttl;
 
     /**
@@ -138,34 +227,74 @@ public class HourglassProperties {
      */
     private String backoff;
 
+    /**
+     * Attempts before a failing job goes to the dead letters.
+     *
+     * @return the value bound from {@code hourglass.defaults.max-attempts}
+     */
     public int getMaxAttempts() {
       return maxAttempts;
     }
 
+    /**
+     * Binds {@code hourglass.defaults.max-attempts}.
+     *
+     * @param maxAttempts the value from the configuration
+     */
     public void setMaxAttempts(int maxAttempts) {
       this.maxAttempts = maxAttempts;
     }
 
+    /**
+     * Lease of a delivered job.
+     *
+     * @return the value bound from {@code hourglass.defaults.visibility}
+     */
     public Duration getVisibility() {
       return visibility;
     }
 
+    /**
+     * Binds {@code hourglass.defaults.visibility}.
+     *
+     * @param visibility the value from the configuration
+     */
     public void setVisibility(Duration visibility) {
       this.visibility = visibility;
     }
 
+    /**
+     * Time from a job's creation within which it must be acked; null for no limit.
+     *
+     * @return the value bound from {@code hourglass.defaults.ttl}
+     */
     public Duration getTtl() {
       return ttl;
     }
 
+    /**
+     * Binds {@code hourglass.defaults.ttl}.
+     *
+     * @param ttl the value from the configuration
+     */
     public void setTtl(Duration ttl) {
       this.ttl = ttl;
     }
 
+    /**
+     * Waits between attempts as a schedule text; null for exponential from 1 s to 1 h.
+     *
+     * @return the value bound from {@code hourglass.defaults.backoff}
+     */
     public String getBackoff() {
       return backoff;
     }
 
+    /**
+     * Binds {@code hourglass.defaults.backoff}.
+     *
+     * @param backoff the value from the configuration
+     */
     public void setBackoff(String backoff) {
       this.backoff = backoff;
     }
@@ -185,26 +314,56 @@ public class HourglassProperties {
      */
     private Duration shutdownTimeout;
 
+    /**
+     * Handler threads per listener method that does not set its own.
+     *
+     * @return the value bound from {@code hourglass.worker.concurrency}
+     */
     public int getConcurrency() {
       return concurrency;
     }
 
+    /**
+     * Binds {@code hourglass.worker.concurrency}.
+     *
+     * @param concurrency the value from the configuration
+     */
     public void setConcurrency(int concurrency) {
       this.concurrency = concurrency;
     }
 
+    /**
+     * Most jobs a listener holds leased beyond its handler threads.
+     *
+     * @return the value bound from {@code hourglass.worker.prefetch}
+     */
     public int getPrefetch() {
       return prefetch;
     }
 
+    /**
+     * Binds {@code hourglass.worker.prefetch}.
+     *
+     * @param prefetch the value from the configuration
+     */
     public void setPrefetch(int prefetch) {
       this.prefetch = prefetch;
     }
 
+    /**
+     * Longest wait on shutdown for running handlers; null for 90% of the shutdown phase timeout.
+     *
+     * @return the value bound from {@code hourglass.worker.shutdown-timeout}
+     */
     public Duration getShutdownTimeout() {
       return shutdownTimeout;
     }
 
+    /**
+     * Binds {@code hourglass.worker.shutdown-timeout}.
+     *
+     * @param shutdownTimeout the value from the configuration
+     */
     public void setShutdownTimeout(Duration shutdownTimeout) {
       this.shutdownTimeout = shutdownTimeout;
     }
@@ -215,10 +374,20 @@ public class HourglassProperties {
     /** Whether listener methods start consuming when the application context has started. */
     private boolean autoStartup = true;
 
+    /**
+     * Whether listener methods start consuming when the context has started.
+     *
+     * @return the value bound from {@code hourglass.listeners.auto-startup}
+     */
     public boolean isAutoStartup() {
       return autoStartup;
     }
 
+    /**
+     * Binds {@code hourglass.listeners.auto-startup}.
+     *
+     * @param autoStartup the value from the configuration
+     */
     public void setAutoStartup(boolean autoStartup) {
       this.autoStartup = autoStartup;
     }
@@ -229,10 +398,20 @@ public class HourglassProperties {
     /** Longest wait for Redis's answer before the indicator reports DOWN. */
     private Duration timeout = Duration.ofSeconds(2);
 
+    /**
+     * Longest wait for Redis's answer before the indicator reports DOWN.
+     *
+     * @return the value bound from {@code hourglass.health.timeout}
+     */
     public Duration getTimeout() {
       return timeout;
     }
 
+    /**
+     * Binds {@code hourglass.health.timeout}.
+     *
+     * @param timeout the value from the configuration
+     */
     public void setTimeout(Duration timeout) {
       this.timeout = timeout;
     }
@@ -243,10 +422,20 @@ public class HourglassProperties {
     /** How often the list of queues is read again, so that new queues get meters. */
     private Duration queueRefresh = Duration.ofSeconds(10);
 
+    /**
+     * How often the list of queues is read again for meters.
+     *
+     * @return the value bound from {@code hourglass.metrics.queue-refresh}
+     */
     public Duration getQueueRefresh() {
       return queueRefresh;
     }
 
+    /**
+     * Binds {@code hourglass.metrics.queue-refresh}.
+     *
+     * @param queueRefresh the value from the configuration
+     */
     public void setQueueRefresh(Duration queueRefresh) {
       this.queueRefresh = queueRefresh;
     }

@@ -53,7 +53,7 @@ public final class SlotMigration {
   }
 
   /**
-   * Returns the slot that moves.
+   * The slot that moves.
    *
    * @return 0 to 16383
    */
@@ -62,18 +62,18 @@ public final class SlotMigration {
   }
 
   /**
-   * Returns the master the slot moves from.
+   * The master the slot moves from.
    *
-   * @return the source
+   * @return the source master
    */
   public RedisServer source() {
     return source;
   }
 
   /**
-   * Returns the master the slot moves to.
+   * The master the slot moves to.
    *
-   * @return the target
+   * @return the target master
    */
   public RedisServer target() {
     return target;
