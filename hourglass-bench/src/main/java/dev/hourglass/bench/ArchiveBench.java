@@ -6,7 +6,7 @@ import dev.hourglass.JobSpec;
 import dev.hourglass.Queue;
 import dev.hourglass.archive.Archive;
 import dev.hourglass.archive.ArchiveSettings;
-import dev.hourglass.internal.store.Keys;
+import dev.hourglass.keyspace.Keyspace;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.time.Duration;
 import java.util.List;
@@ -83,7 +83,7 @@ final class ArchiveBench {
       int partitions = q.settings().partitions();
       for (int p = 0; p < partitions; p++) {
         outboxBytes +=
-            redis.memoryUsage("hg:{" + Keys.partitionTag(QUEUE, p, partitions) + "}:outbox");
+            redis.memoryUsage("hg:{" + Keyspace.partitionTag(QUEUE, p, partitions) + "}:outbox");
       }
       long waiting = h.outbox().size(QUEUE).waiting();
 

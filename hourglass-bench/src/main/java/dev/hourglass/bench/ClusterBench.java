@@ -6,7 +6,7 @@ import dev.hourglass.Queue;
 import dev.hourglass.QueueSettings;
 import dev.hourglass.Worker;
 import dev.hourglass.embedded.RedisServer;
-import dev.hourglass.internal.store.Keys;
+import dev.hourglass.keyspace.Keyspace;
 import dev.hourglass.testing.topology.RedisCluster;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -111,10 +111,10 @@ final class ClusterBench {
 
   /** Moves the slots of partitions 1 and 2 of the P = 3 queue to the master of partition 0. */
   private static void colocate(RedisCluster cluster) {
-    RedisServer target = cluster.masterOf(Keys.slot(Keys.partitionTag(QUEUE, 0, 3)));
+    RedisServer target = cluster.masterOf(Keyspace.slot(Keyspace.partitionTag(QUEUE, 0, 3)));
     for (int p = 1; p < 3; p++) {
       // finish() moves the slot's keys (none: the cluster was just started), then hands it over
-      cluster.migrateSlot(Keys.slot(Keys.partitionTag(QUEUE, p, 3)), target).finish();
+      cluster.migrateSlot(Keyspace.slot(Keyspace.partitionTag(QUEUE, p, 3)), target).finish();
     }
     System.out.println("# --colocate: the three partitions of the P = 3 queue are on " + target);
   }

@@ -2,7 +2,7 @@ package dev.hourglass.bench;
 
 import dev.hourglass.QueueSettings;
 import dev.hourglass.embedded.RedisServer;
-import dev.hourglass.internal.store.Keys;
+import dev.hourglass.keyspace.Keyspace;
 import dev.hourglass.testing.topology.RedisCluster;
 import dev.hourglass.testing.topology.SlotMigration;
 import java.time.Duration;
@@ -109,9 +109,7 @@ final class ClusterTopology implements SoakTopology {
       case "slot-migration" -> {
         int partition = random.nextInt(PARTITIONS);
         int pick = random.nextInt(RedisCluster.MASTERS - 1);
-        RedisServer any = running("master").get(0);
-        String key = new Keys("hg").partition(SoakConsumer.QUEUE, partition, PARTITIONS, 1).meta();
-        int slot = Integer.parseInt(any.command("CLUSTER", "KEYSLOT", key).strip());
+        int slot = Keyspace.slot(Keyspace.partitionTag(SoakConsumer.QUEUE, partition, PARTITIONS));
         RedisServer source = cluster.masterOf(slot);
         List<RedisServer> targets = running("master").stream().filter(n -> n != source).toList();
         RedisServer target = targets.get(pick % targets.size());

@@ -2,15 +2,12 @@ package dev.hourglass.bench;
 
 import dev.hourglass.QueueSettings;
 import dev.hourglass.bench.Payloads.Job;
-import dev.hourglass.internal.RandomIds;
-import dev.hourglass.internal.store.Keys;
-import dev.hourglass.internal.store.RecordCodec;
+import dev.hourglass.keyspace.Keyspace;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.codec.ByteArrayCodec;
 import java.nio.charset.StandardCharsets;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -52,7 +49,6 @@ final class RedisBaseline implements AutoCloseable {
   private final RedisClient client;
   private final StatefulRedisConnection<byte[], byte[]> connection;
   private final RedisAsyncCommands<byte[], byte[]> redis;
-  private final RandomIds ids = new RandomIds(Clock.systemUTC());
   private final String base;
   private final byte[] meta;
   private final byte[] slots;
@@ -103,9 +99,9 @@ final class RedisBaseline implements AutoCloseable {
     Map<Long, List<byte[]>> bySlot = new LinkedHashMap<>();
     long slotMin = Long.MAX_VALUE;
     for (Job job : jobs) {
-      byte[] id = ids.newId().getBytes(StandardCharsets.UTF_8);
+      byte[] id = Keyspace.newId().getBytes(StandardCharsets.UTF_8);
       byte[] record =
-          RecordCodec.newRecord(
+          Keyspace.newRecord(
               job.dueMs(),
               now,
               QueueSettings.DEFAULT_MAX_ATTEMPTS,
@@ -113,10 +109,10 @@ final class RedisBaseline implements AutoCloseable {
               job.payload());
       byPool
           .computeIfAbsent(
-              Keys.poolIndex(new String(id, StandardCharsets.UTF_8), POOLS),
+              Keyspace.poolIndex(new String(id, StandardCharsets.UTF_8), POOLS),
               k -> new LinkedHashMap<>())
           .put(id, record);
-      long slotStart = Keys.slotStart(job.dueMs(), SLOT_MS);
+      long slotStart = Keyspace.slotStart(job.dueMs(), SLOT_MS);
       bySlot.computeIfAbsent(slotStart, k -> new ArrayList<>()).add(id);
       slotMin = Math.min(slotMin, slotStart);
     }

@@ -23,8 +23,8 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * JMH micro-benchmarks of the client-side work Hourglass does per job before and after Redis: the
  * spec, the id, the pool choice, the record encoding and decoding, the script arguments. Lives in
- * {@code dev.hourglass.internal} to reach the package-private codec and argument builder; it
- * mirrors {@code RedisQueue.prepare} and {@code RedisQueue.send}, so keep it in step with them.
+ * core's tests, in the package of the codec and the argument builder it reaches; it mirrors {@code
+ * Enqueues.prepare} and {@code EnqueueCalls}, so keep it in step with them.
  *
  * <p>Run: {@code hourglass-bench/run jmh ClientPathBenchmark} (any JMH options after {@code jmh}).
  */

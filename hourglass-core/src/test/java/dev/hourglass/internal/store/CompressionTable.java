@@ -40,7 +40,7 @@ public final class CompressionTable {
         "# %d order documents, mean %d bytes; dictionary %d bytes from %d samples%n",
         DOCS,
         payloads.stream().mapToInt(p -> p.length).sum() / DOCS,
-        dictionary.bytes.length,
+        dictionary.bytes().length,
         samples.size());
     System.out.println(
         "size_bytes ratio_plain ratio_dictionary ratio_java us_compress_plain"
