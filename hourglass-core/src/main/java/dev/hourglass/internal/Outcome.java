@@ -15,14 +15,14 @@ record Outcome(boolean ack, String error, long delayMs, boolean kill) {
 
   /** The handler threw: retried by backoff, or dead for a {@link KillJobException}. */
   static Outcome failed(Throwable t) {
-    return new Outcome(false, Settler.describe(t), -1, t instanceof KillJobException);
+    return new Outcome(false, LastErrors.describe(t), -1, t instanceof KillJobException);
   }
 
   static Outcome retryAfter(Duration delay, String reason) {
-    return new Outcome(false, Settler.oneLine(reason), delay.toMillis(), false);
+    return new Outcome(false, LastErrors.oneLine(reason), delay.toMillis(), false);
   }
 
   static Outcome dead(String reason) {
-    return new Outcome(false, Settler.oneLine(reason), -1, true);
+    return new Outcome(false, LastErrors.oneLine(reason), -1, true);
   }
 }

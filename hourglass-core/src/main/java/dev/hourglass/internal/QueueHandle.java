@@ -62,7 +62,7 @@ final class QueueHandle<T> implements Queue<T> {
       bytes = codec.encode(payload);
     } catch (Exception e) {
       throw new InvalidArgumentException(
-          "payload", "cannot be encoded by codec " + codec + ": " + Settler.describe(e));
+          "payload", "cannot be encoded by codec " + codec + ": " + LastErrors.describe(e));
     }
     return JobSpec.builder().payload(bytes);
   }

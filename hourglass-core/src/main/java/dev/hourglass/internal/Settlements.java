@@ -101,7 +101,7 @@ final class Settlements {
     Snapshot s = topology.cached();
     Partition part = s.partitionOf(id);
     long slotStart = s.slotStart(clock.nowMs() + delayMs);
-    String text = Settler.oneLine(error); // a last error is one line of at most 1,000 characters
+    String text = LastErrors.oneLine(error); // a last error is one line of at most 1,000 characters
     return deliveries
         .nack(
             part,

@@ -23,7 +23,6 @@ import org.slf4j.LoggerFactory;
 final class Settler {
   private static final Logger log = LoggerFactory.getLogger(Settler.class);
   private static final long[] RETRY_MS = {50, 200, 1000};
-  private static final int MAX_ERROR_LINE = 1000;
 
   private final String queue;
   private final Settlements settlements;
@@ -171,32 +170,5 @@ final class Settler {
         settling.wait(Math.max(1, left / 1_000_000));
       }
     }
-  }
-
-  /**
-   * A failure as the job's last error: one line, the exception's class and message, and those of
-   * its causes, at most {@value #MAX_ERROR_LINE} characters.
-   */
-  static String describe(Throwable t) {
-    StringBuilder line = new StringBuilder();
-    for (Throwable c = t; c != null && line.length() < MAX_ERROR_LINE; c = c.getCause()) {
-      if (c != t) {
-        line.append("; caused by ");
-      }
-      line.append(c.getClass().getName());
-      if (c.getMessage() != null) {
-        line.append(": ").append(c.getMessage());
-      }
-      if (c.getCause() == c) {
-        break;
-      }
-    }
-    return oneLine(line.toString());
-  }
-
-  /** Text as a last error: one line of at most {@value #MAX_ERROR_LINE} characters. */
-  static String oneLine(String text) {
-    String line = text == null ? "" : text.replaceAll("\\s*[\\r\\n]+\\s*", " ").strip();
-    return line.length() > MAX_ERROR_LINE ? line.substring(0, MAX_ERROR_LINE) : line;
   }
 }
