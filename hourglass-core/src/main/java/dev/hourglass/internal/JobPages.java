@@ -6,10 +6,10 @@ import dev.hourglass.JobPage;
 import dev.hourglass.JobState;
 import dev.hourglass.QueueStats;
 import dev.hourglass.internal.QueueTopology.Snapshot;
+import dev.hourglass.internal.store.Listings;
 import dev.hourglass.internal.store.Partition;
 import dev.hourglass.internal.store.Replies.Counts;
 import dev.hourglass.internal.store.Replies.Listed;
-import dev.hourglass.internal.store.Store;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -29,12 +29,12 @@ final class JobPages {
       Comparator.comparingLong(Listed::score).thenComparing(Listed::member);
 
   private final QueueTopology topology;
-  private final Store store;
+  private final Listings listings;
   private final JobViews views;
 
-  JobPages(QueueTopology topology, Store store, JobViews views) {
+  JobPages(QueueTopology topology, Listings listings, JobViews views) {
     this.topology = topology;
-    this.store = store;
+    this.listings = listings;
     this.views = views;
   }
 
@@ -46,7 +46,7 @@ final class JobPages {
             s -> {
               List<CompletableFuture<Counts>> replies = new ArrayList<>();
               for (Partition part : s.partitions()) {
-                replies.add(store.stats(part));
+                replies.add(listings.stats(part));
               }
               return CompletableFuture.allOf(replies.toArray(CompletableFuture[]::new))
                   .thenApply(
@@ -107,7 +107,7 @@ final class JobPages {
     List<CompletableFuture<List<Listed>>> parts = new ArrayList<>();
     for (Partition p : s.partitions()) {
       parts.add(
-          store.list(
+          listings.list(
               p,
               state.label(),
               from == null ? null : from.score(),
@@ -171,7 +171,7 @@ final class JobPages {
             s -> {
               List<CompletableFuture<List<Long>>> parts = new ArrayList<>();
               for (Partition p : s.partitions()) {
-                parts.add(store.dueCounts(p, ms));
+                parts.add(listings.dueCounts(p, ms));
               }
               return CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new))
                   .thenApply(

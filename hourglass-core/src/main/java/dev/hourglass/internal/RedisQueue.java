@@ -70,7 +70,7 @@ final class RedisQueue {
     this.byId = new JobsById(topology, store, clock, config, views);
     this.enqueues = new Enqueues(topology, store, clock, config, c.ids(), callbacks);
     this.settlements = new Settlements(topology, store.deliveries(), clock, config, callbacks);
-    this.pages = new JobPages(topology, store, views);
+    this.pages = new JobPages(topology, store.listings(), views);
     this.dead = new RedisDeadLetters(topology, store, pages);
     this.claims = new Claims(topology, store.deliveries(), c.random(), views);
     this.wakes = new WakeWatch(name, store);

@@ -6,7 +6,7 @@
 -- ARGV[1] pools S; ARGV[2] max jobs; ARGV[3] visibility ms for this claim (0 = each job's own); ARGV[4] the lease
 --   token of this claim (random, from the client: no two claims share one, and a claim leases a job at most once,
 --   so a member and a token name one delivery). leases holds the token; the receipt a consumer gets adds the job's
---   own mark to it, which the client checks before it presents the token (Deliveries.receipt).
+--   own mark to it, which the client checks before it presents the token (Receipts.receipt).
 -- Reply: { OK, now ms, then per leased job: member, record (grouped by pool, not in due order) }, or
 --   { CATCH_UP }. A leased job's attempt is its record's attempts + 1, its lease runs until now + the
 --   visibility (the claim's, else its record's). No job past its ttl is in near: a ttl is clock work, so the

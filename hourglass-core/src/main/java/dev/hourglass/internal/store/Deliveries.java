@@ -30,13 +30,10 @@ public final class Deliveries {
     this.payloads = payloads;
   }
 
-  private static final char[] B64 =
-      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".toCharArray();
-
   /**
    * Leases up to {@code max} ready jobs of a partition, each for {@code visibilityMs} (0: its own
    * visibility), under the lease {@code token} (random, one per claim), which Redis keeps with each
-   * lease; each delivery's receipt is the token and the job's own mark ({@link #receipt}).
+   * lease; each delivery's receipt is the token and the job's own mark ({@link Receipts}).
    */
   public CompletableFuture<Claimed> claim(Partition p, int max, long visibilityMs, String token) {
     return claim(p, max, visibilityMs, token, 0);
@@ -115,60 +112,13 @@ public final class Deliveries {
       RecordCodec.Decoded record = payloads.decode(p, records.get(r));
       long vis = visibilityMs > 0 ? visibilityMs : record.visibilityMs();
       String id = Partition.idOf(Reply.str(reply.get(i)));
-      jobs.add(new ClaimedJob(id, record, record.attempts() + 1, receipt(token, id), now + vis));
+      jobs.add(
+          new ClaimedJob(
+              id, record, record.attempts() + 1, Receipts.receipt(token, id), now + vis));
     }
     // The script answers grouped by pool: delivered oldest due first.
     jobs.sort(CLAIM_ORDER);
     return new Claimed(now, jobs);
-  }
-
-  /**
-   * The receipt of job {@code id}'s delivery under lease {@code token}: the token, '.', and 11
-   * characters of a 64-bit hash of the id, so that receipts differ from job to job (and claim to
-   * claim); Redis keeps only the token ({@link #leaseOf}).
-   */
-  static String receipt(String token, String id) {
-    char[] r = new char[token.length() + 12];
-    token.getChars(0, token.length(), r, 0);
-    r[token.length()] = '.';
-    mark(id, r, token.length() + 1);
-    return new String(r);
-  }
-
-  /** The 11 characters of a job's mark, written at {@code at}. */
-  private static void mark(String id, char[] into, int at) {
-    long h = 0xcbf29ce484222325L; // FNV-1a, then MurmurHash3's 64-bit finalizer
-    for (int i = 0; i < id.length(); i++) {
-      h = (h ^ id.charAt(i)) * 0x100000001b3L;
-    }
-    h ^= h >>> 33;
-    h *= 0xff51afd7ed558ccdL;
-    h ^= h >>> 33;
-    h *= 0xc4ceb9fe1a85ec53L;
-    h ^= h >>> 33;
-    for (int i = 0; i < 11; i++) {
-      into[at + i] = B64[(int) (h >>> (6 * i)) & 63];
-    }
-  }
-
-  /**
-   * The lease token a receipt presents for job {@code id}: its token when it is a receipt of this
-   * job's, else the empty string, which holds no lease (so the script refuses it as stale, or not
-   * found when the job is gone).
-   */
-  static String leaseOf(String receipt, String id) {
-    int t = receipt.length() - 12;
-    if (t <= 0 || receipt.charAt(t) != '.') {
-      return "";
-    }
-    char[] expected = new char[11];
-    mark(id, expected, 0);
-    for (int i = 0; i < 11; i++) {
-      if (receipt.charAt(t + 1 + i) != expected[i]) {
-        return "";
-      }
-    }
-    return receipt.substring(0, t);
   }
 
   private static final Comparator<ClaimedJob> CLAIM_ORDER =
@@ -207,7 +157,8 @@ public final class Deliveries {
       keyArgs.add(p.poolKey(g.getKey()));
       argv.add(g.getValue().size());
       for (int i : g.getValue()) {
-        blob.shortText(members[i]).shortText(leaseOf(acks.get(i).receipt(), acks.get(i).id()));
+        blob.shortText(members[i])
+            .shortText(Receipts.leaseOf(acks.get(i).receipt(), acks.get(i).id()));
         sentOrder[sent++] = i;
       }
     }
@@ -245,7 +196,7 @@ public final class Deliveries {
     Args argv =
         p.argv()
             .add(p.member(r.id()))
-            .add(leaseOf(r.receipt(), r.id()))
+            .add(Receipts.leaseOf(r.receipt(), r.id()))
             .add(error)
             .add(delayMs)
             .add(kill ? "1" : "0")
@@ -265,7 +216,8 @@ public final class Deliveries {
   }
 
   public CompletableFuture<Extended> extend(Partition p, Receipt r, long visibilityMs) {
-    Args argv = p.argv().add(p.member(r.id())).add(leaseOf(r.receipt(), r.id())).add(visibilityMs);
+    Args argv =
+        p.argv().add(p.member(r.id())).add(Receipts.leaseOf(r.receipt(), r.id())).add(visibilityMs);
     return runner
         .run(Script.EXTEND, p.keysFor(r.id()), argv)
         .thenApply(
@@ -280,7 +232,7 @@ public final class Deliveries {
         .run(
             Script.RELEASE,
             p.keysFor(r.id()),
-            p.argv().add(p.member(r.id())).add(leaseOf(r.receipt(), r.id())))
+            p.argv().add(p.member(r.id())).add(Receipts.leaseOf(r.receipt(), r.id())))
         .thenApply(Reply::status);
   }
 

@@ -1,11 +1,9 @@
 package dev.hourglass.internal.store;
 
 import dev.hourglass.Backoff;
-import dev.hourglass.internal.store.Replies.Counts;
 import dev.hourglass.internal.store.Replies.Dropped;
 import dev.hourglass.internal.store.Replies.Enqueued;
 import dev.hourglass.internal.store.Replies.Found;
-import dev.hourglass.internal.store.Replies.Listed;
 import dev.hourglass.internal.store.Replies.Rescheduled;
 import dev.hourglass.spi.ScriptListener;
 import java.util.ArrayList;
@@ -20,10 +18,9 @@ import java.util.concurrent.Executor;
  * and decodes its reply into a record of {@link Replies}. Callers never index into a reply. Every
  * future fails with a typed {@link dev.hourglass.HourglassException} ({@link Failures}).
  *
- * <p>Scripts that catch up with the clock themselves (stats, list) and those that take slot lists
- * (due counts, drop) may ask for slot lists their caller did not declare ({@link
- * Status#NEED_SLOTS}); they are called again with them declared. Claim and promote leave the clock
- * work to clock.lua ({@link Deliveries}).
+ * <p>Scripts that take slot lists (drop; and those of {@link Listings}) may ask for slot lists
+ * their caller did not declare ({@link Status#NEED_SLOTS}); they are called again with them
+ * declared. Claim and promote leave the clock work to clock.lua ({@link Deliveries}).
  */
 public final class Store {
   private final ScriptRunner runner;
@@ -33,6 +30,7 @@ public final class Store {
   private final Outboxes outboxes;
   private final EnqueueCalls enqueueCalls;
   private final Payloads payloads;
+  private final Listings listings;
 
   public Store(
       RedisConnector redis,
@@ -48,6 +46,7 @@ public final class Store {
     this.deliveries = new Deliveries(runner, serverClock, payloads);
     this.outboxes = new Outboxes(runner, payloads);
     this.enqueueCalls = new EnqueueCalls(runner, serverClock, payloads);
+    this.listings = new Listings(runner, payloads);
   }
 
   /** Compressed payloads: how enqueues store them, how reads open them. */
@@ -62,6 +61,11 @@ public final class Store {
   /** The scripts of the consumers' path (claim, ack, nack, extend, release, promote). */
   public Deliveries deliveries() {
     return deliveries;
+  }
+
+  /** The reads of a partition's jobs by state and of its counts. */
+  public Listings listings() {
+    return listings;
   }
 
   /** The calls on partitions' outboxes of finished jobs. */
@@ -201,97 +205,6 @@ public final class Store {
                   .thenApply(
                       job ->
                           new Found(status, job, Reply.str(reply.get(2)), Reply.num(reply.get(3))));
-            });
-  }
-
-  /** Counts of one partition, exact: a catch-up that ran out of budget is continued first. */
-  public CompletableFuture<Counts> stats(Partition p) {
-    return runner
-        .withSlots(p, Script.STATS, slots -> p.argv().add(slots.size()))
-        .thenCompose(
-            reply -> {
-              if (Reply.num(reply.get(1)) == 0) {
-                return stats(p); // the catch-up has more to do
-              }
-              Map<String, Long> counters = new HashMap<>();
-              List<Object> flat = Reply.list(reply.get(5));
-              for (int i = 0; i + 1 < flat.size(); i += 2) {
-                counters.put(Reply.str(flat.get(i)), Reply.num(flat.get(i + 1)));
-              }
-              return CompletableFuture.completedFuture(
-                  new Counts(
-                      Reply.num(reply.get(2)),
-                      Reply.num(reply.get(3)),
-                      Reply.num(reply.get(4)),
-                      counters,
-                      Reply.num(reply.get(6)) == 1));
-            });
-  }
-
-  /**
-   * One page of a partition's jobs in a state (its label), after the cursor (score, member; a null
-   * score: from the start); see list.lua. A catch-up that ran out of budget is continued first.
-   */
-  public CompletableFuture<List<Listed>> list(
-      Partition p, String state, Long afterScore, String afterMember, int limit, long slotWidthMs) {
-    return runner
-        .withSlots(
-            p,
-            Script.LIST,
-            slots ->
-                p.argv()
-                    .add(state)
-                    .add(afterScore == null ? "" : Long.toString(afterScore))
-                    .add(afterMember)
-                    .add(limit)
-                    .add(slotWidthMs)
-                    .add(slots.size()))
-        .thenCompose(
-            reply -> {
-              if (Reply.num(reply.get(1)) == 0) {
-                return list(p, state, afterScore, afterMember, limit, slotWidthMs);
-              }
-              List<byte[]> records = new ArrayList<>();
-              for (int i = 2; i + 2 < reply.size(); i += 3) {
-                records.add(Reply.bytes(reply.get(i + 1)));
-              }
-              return payloads
-                  .ready(p, records)
-                  .thenApply(
-                      v -> {
-                        List<Listed> out = new ArrayList<>();
-                        for (int i = 2, r = 0; i + 2 < reply.size(); i += 3, r++) {
-                          String member = Reply.str(reply.get(i));
-                          out.add(
-                              new Listed(
-                                  member,
-                                  Partition.idOf(member),
-                                  payloads.decode(p, records.get(r)),
-                                  Reply.num(reply.get(i + 2))));
-                        }
-                        return out;
-                      });
-            });
-  }
-
-  /** How many delayed jobs of a partition fall due within each horizon (ms, ascending). */
-  public CompletableFuture<List<Long>> dueCounts(Partition p, List<Long> horizonsMs) {
-    return runner
-        .withSlots(
-            p,
-            Script.DUE_COUNTS,
-            slots -> {
-              Args argv = p.argv().add(horizonsMs.size());
-              horizonsMs.forEach(argv::add);
-              return argv.add(slots.size());
-            })
-        .thenApply(
-            reply -> {
-              List<Long> counts = new ArrayList<>(horizonsMs.size());
-              for (int i = 1; i < reply.size(); i++) {
-                counts.add(Reply.num(reply.get(i)));
-              }
-              return counts;
             });
   }
 
