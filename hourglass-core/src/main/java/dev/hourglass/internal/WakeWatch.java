@@ -36,10 +36,12 @@ final class WakeWatch {
   /** A registered wait: cancel it when it is no longer wanted. */
   static final class Wait {
     private final List<Partition> parts;
+    private final boolean onFailure;
     private final Runnable onWake;
 
-    private Wait(List<Partition> parts, Runnable onWake) {
+    private Wait(List<Partition> parts, boolean onFailure, Runnable onWake) {
       this.parts = parts;
+      this.onFailure = onFailure;
       this.onWake = onWake;
     }
   }
@@ -75,20 +77,26 @@ final class WakeWatch {
 
   /**
    * Runs {@code onWake} once when a token of {@code part} is taken after the count {@code seen}
-   * (from {@link #generation(Partition)}): at once, on this thread, if one was already; else on the
-   * watcher's thread, where it must not block. Null after {@link #close}.
+   * (from {@link #generation(Partition)}), or the wait on its wake list fails (the connection was
+   * lost, Redis went away: a claim loop then claims, and finds out): at once, on this thread, if a
+   * token was taken already; else on the watcher's thread, where it must not block. Null after
+   * {@link #close}.
    */
   Wait await(Partition part, long seen, Runnable onWake) {
-    return register(List.of(part), generation(part) != seen, onWake);
+    return register(List.of(part), true, generation(part) != seen, onWake);
   }
 
-  /** As {@link #await(Partition, long, Runnable)}, for a token of any of {@code parts}. */
+  /**
+   * As {@link #await(Partition, long, Runnable)}, for a token of any of {@code parts}, from the
+   * count of {@link #generation()}; a failed wait does not wake it (a long poll waits on).
+   */
   Wait awaitAny(List<Partition> parts, long seen, Runnable onWake) {
-    return register(parts, generation() != seen, onWake);
+    return register(parts, false, generation() != seen, onWake);
   }
 
-  private Wait register(List<Partition> parts, boolean alreadyWoken, Runnable onWake) {
-    Wait w = new Wait(parts, onWake);
+  private Wait register(
+      List<Partition> parts, boolean onFailure, boolean alreadyWoken, Runnable onWake) {
+    Wait w = new Wait(parts, onFailure, onWake);
     synchronized (lock) {
       if (closed) {
         return null;
@@ -124,14 +132,19 @@ final class WakeWatch {
     }
   }
 
-  /** A token of {@code part} was taken: wakes its waits; false when there were none. */
-  private boolean woken(Partition part) {
+  /**
+   * A token of {@code part} was taken (or, {@code failed}, the wait for one failed): wakes its
+   * waits (those that asked to be woken by a failure); false when there were none.
+   */
+  private boolean woken(Partition part, boolean failed) {
     List<Wait> fired = new ArrayList<>();
     synchronized (lock) {
-      generations.merge(part, 1L, Long::sum);
-      total++;
+      if (!failed) {
+        generations.merge(part, 1L, Long::sum);
+        total++;
+      }
       for (Wait w : waits) {
-        if (w.parts.contains(part)) {
+        if (w.parts.contains(part) && (w.onFailure || !failed)) {
           fired.add(w);
         }
       }
@@ -176,12 +189,13 @@ final class WakeWatch {
         while (awaitWaits()) {
           try {
             byte[] token = connection.awaitWake(part, BLOCK);
-            if (token != null && !woken(part)) {
+            if (token != null && !woken(part, false)) {
               connection.returnWake(part, token);
             }
           } catch (HourglassException e) {
             if (!isClosed()) {
               log.debug("wake-up wait on {} ended early: {}", queue, e.getMessage());
+              woken(part, true);
               connection.drop();
               Thread.sleep(FAILURE_PAUSE_MS); // a pause before the next try, not a wait for state
             }
