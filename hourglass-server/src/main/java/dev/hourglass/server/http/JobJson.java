@@ -7,6 +7,11 @@ import dev.hourglass.InvalidArgumentException;
 import dev.hourglass.JobInfo;
 import dev.hourglass.JobSpec;
 import dev.hourglass.JobState;
+import dev.hourglass.server.json.ApiException;
+import dev.hourglass.server.json.BackoffJson;
+import dev.hourglass.server.json.Fields;
+import dev.hourglass.server.json.JsonIn;
+import dev.hourglass.server.json.JsonOut;
 import java.time.Instant;
 import java.util.Locale;
 
