@@ -9,7 +9,9 @@ import java.util.Optional;
  * A snapshot of a job, as {@link Queue#get(String)} and the dead-letter listing return it.
  *
  * @param runAt the due time (of the next attempt, for a retried job)
- * @param attempts attempts that have failed or expired so far
+ * @param attempts deliveries made so far: 0 before the first claim; for an inflight job, the
+ *     attempt its delivery is on ({@link Delivery#attempt()}); after n failed or expired
+ *     deliveries, n (a dead letter requeued starts again from 0), as the archive counts them
  * @param leaseUntil the lease deadline, for an inflight job
  * @param diedAt when it went dead, for a dead job
  * @param expiresAt when its ttl runs out, if it has one

@@ -199,6 +199,36 @@ class QueueOperationsTest extends HourglassTestBase {
   }
 
   @Test
+  void anInflightJobsAttemptsCountTheDeliveryRunningAsItsClaimDoes() {
+    q.enqueue(spec("a").maxAttempts(3).build());
+    Delivery<byte[]> first = claimOne();
+
+    assertThat(first.attempt()).isEqualTo(1);
+    assertThat(q.get("a").orElseThrow().attempts()).isEqualTo(1);
+    assertThat(q.jobs(JobState.INFLIGHT, 10, null).jobs())
+        .singleElement()
+        .satisfies(j -> assertThat(j.attempts()).isEqualTo(1));
+
+    q.nack("a", first.receipt(), Nack.retryAfter(Duration.ZERO, "once"));
+    assertThat(q.get("a").orElseThrow().attempts()).as("one delivery made").isEqualTo(1);
+    Delivery<byte[]> second = claimOne();
+    assertThat(second.attempt()).isEqualTo(2);
+    assertThat(q.get("a").orElseThrow().attempts()).isEqualTo(2);
+  }
+
+  @Test
+  void aNackByIdBacksOffFromTheAttemptItFails() {
+    q.enqueue(spec("a").maxAttempts(3).backoff(Backoff.schedule(FAR, FAR.multipliedBy(5))).build());
+    Delivery<byte[]> first = claimOne();
+    Instant before = redisNow();
+
+    q.nack("a", first.receipt(), Nack.retry("first"));
+
+    // Attempt 1 waits the schedule's first delay, not its second.
+    assertThat(q.get("a").orElseThrow().runAt()).isBetween(before.plus(FAR), redisNow().plus(FAR));
+  }
+
+  @Test
   void releaseHandsTheJobBackWithoutSpendingTheAttempt() {
     q.enqueue(spec("a").build());
     Delivery<byte[]> first = claimOne();

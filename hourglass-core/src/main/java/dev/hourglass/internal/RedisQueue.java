@@ -125,7 +125,9 @@ final class RedisQueue {
         id,
         state,
         Instant.ofEpochMilli(r.due()),
-        r.attempts(),
+        // The record counts finished attempts; an inflight job's delivery is one made, and its
+        // claim called it attempt attempts + 1 (Deliveries).
+        state == JobState.INFLIGHT ? r.attempts() + 1 : r.attempts(),
         r.maxAttempts(),
         Instant.ofEpochMilli(r.created()),
         r.expireAt() > 0 ? Optional.of(Instant.ofEpochMilli(r.expireAt())) : Optional.empty(),
@@ -283,8 +285,9 @@ final class RedisQueue {
         .thenCompose(
             job -> {
               JobInfo<byte[]> j = job.orElseThrow(() -> new JobNotFoundException(name, id));
-              return nack(
-                  id, receipt, nack, Settlements.backoffDelay(j.backoff(), j.attempts() + 1));
+              // The attempt being failed: an inflight job's attempts count it (a job in any
+              // other state fails the receipt check).
+              return nack(id, receipt, nack, Settlements.backoffDelay(j.backoff(), j.attempts()));
             });
   }
 
