@@ -23,7 +23,8 @@ public interface DeadLetters<T> {
   /**
    * Moves one dead job back to ready with its attempts reset; its last error is kept.
    *
-   * @throws JobNotFoundException when no dead job has this id
+   * @throws JobNotFoundException when no job has this id
+   * @throws JobStateException when the job lives but is not dead, naming its state
    */
   void requeue(String id);
 

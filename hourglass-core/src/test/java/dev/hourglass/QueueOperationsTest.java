@@ -547,8 +547,13 @@ class QueueOperationsTest extends HourglassTestBase {
     assertThat(requeued.state()).isEqualTo(JobState.READY);
     assertThat(requeued.attempts()).isZero();
     assertThat(requeued.lastError()).contains("boom");
-    assertThatThrownBy(() -> q.dead().requeue("dead3")).isInstanceOf(JobNotFoundException.class);
-    assertThatThrownBy(() -> q.dead().requeue("never")).isInstanceOf(JobNotFoundException.class);
+    assertThatThrownBy(() -> q.dead().requeue("dead3"))
+        .isInstanceOf(JobStateException.class)
+        .hasMessage("cannot requeue job dead3 in queue ops: it is ready")
+        .satisfies(e -> assertThat(((JobStateException) e).state()).isEqualTo(JobState.READY));
+    assertThatThrownBy(() -> q.dead().requeue("never"))
+        .isInstanceOf(JobNotFoundException.class)
+        .hasMessage("queue ops has no job with id never");
 
     assertThat(q.dead().requeueAll()).isEqualTo(24);
     assertThat(q.stats().ready()).isEqualTo(25);
@@ -559,6 +564,21 @@ class QueueOperationsTest extends HourglassTestBase {
     assertThat(q.dead().purge()).isEqualTo(25);
     assertThat(q.stats().total()).isZero();
     assertThat(q.dead().list(null, 10).jobs()).isEmpty();
+  }
+
+  @Test
+  void requeueOfALiveJobThatIsNotDeadSaysItsState() {
+    q.enqueue(spec("delayed").delay(FAR).build());
+    q.enqueue(job("inflight"));
+    claimOne();
+
+    for (String id : List.of("delayed", "inflight")) {
+      assertThatThrownBy(() -> q.dead().requeue(id))
+          .isInstanceOf(JobStateException.class)
+          .hasMessage("cannot requeue job " + id + " in queue ops: it is " + id);
+    }
+    assertThat(q.get("delayed").orElseThrow().state()).isEqualTo(JobState.DELAYED);
+    assertThat(q.get("inflight").orElseThrow().state()).isEqualTo(JobState.INFLIGHT);
   }
 
   @Test

@@ -3,6 +3,7 @@ package dev.hourglass.internal;
 import dev.hourglass.JobNotFoundException;
 import dev.hourglass.JobPage;
 import dev.hourglass.JobState;
+import dev.hourglass.JobStateException;
 import dev.hourglass.QueueStats;
 import dev.hourglass.internal.store.Partition;
 import dev.hourglass.internal.store.Status;
@@ -35,11 +36,27 @@ final class RedisDeadLetters {
         .topology
         .snapshotAsync()
         .thenCompose(s -> store.deadRequeue(s.partitionOf(id), id))
-        .thenAccept(
-            status -> {
-              if (status == Status.NOT_FOUND) {
+        .thenCompose(
+            status ->
+                status == Status.NOT_FOUND ? notDead(id) : CompletableFuture.completedFuture(null));
+  }
+
+  /**
+   * Why no dead job had the id: the job lives in another state ({@link JobStateException}), or no
+   * job has it. One that went dead since is requeued after all.
+   */
+  private CompletableFuture<Void> notDead(String id) {
+    return queue
+        .get(id)
+        .thenCompose(
+            job -> {
+              if (job.isEmpty()) {
                 throw new JobNotFoundException(queue.name(), id);
               }
+              if (job.get().state() == JobState.DEAD) {
+                return requeue(id);
+              }
+              throw new JobStateException(queue.name(), id, job.get().state(), "requeue");
             });
   }
 
