@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
@@ -62,6 +63,15 @@ public final class JobSpec {
    * records keep times as 48-bit signed milliseconds.
    */
   public static final Instant MAX_RUN_AT = Instant.ofEpochMilli((1L << 47) - 1);
+
+  private static final String RUN_AT_RANGE =
+      String.format(
+          Locale.ROOT,
+          "must be from %s to %s (epoch ms %d to %d)",
+          MIN_RUN_AT,
+          MAX_RUN_AT,
+          MIN_RUN_AT.toEpochMilli(),
+          MAX_RUN_AT.toEpochMilli());
 
   /** The longest {@link Builder#delay(Duration) delay} accepted: 100 years of 365 days. */
   public static final Duration MAX_DELAY = Duration.ofDays(100 * 365);
@@ -305,18 +315,7 @@ public final class JobSpec {
      */
     public static void checkRunAt(Instant runAt) {
       if (runAt != null && (runAt.isBefore(MIN_RUN_AT) || runAt.isAfter(MAX_RUN_AT))) {
-        throw new InvalidArgumentException(
-            "runAt",
-            "must be from "
-                + MIN_RUN_AT
-                + " to "
-                + MAX_RUN_AT
-                + " (epoch ms "
-                + MIN_RUN_AT.toEpochMilli()
-                + " to "
-                + MAX_RUN_AT.toEpochMilli()
-                + "), was "
-                + runAt);
+        throw new InvalidArgumentException("runAt", RUN_AT_RANGE + ", was " + runAt);
       }
     }
 
