@@ -38,7 +38,8 @@ public interface DeadLetters<T> {
    * Moves one dead job back to ready with its attempts reset; its last error is kept.
    *
    * @param id the job id
-   * @throws JobNotFoundException when no dead job has this id
+   * @throws JobNotFoundException when no job has this id
+   * @throws JobStateException when the job lives but is not dead, naming its state
    * @throws InvalidArgumentException when the id is not a valid job id
    * @throws RedisUnavailableException when Redis cannot take the call
    */

@@ -12,7 +12,9 @@ import java.util.Optional;
  * @param id the job id
  * @param state its state when read, by the Redis server clock
  * @param runAt the due time (of the next attempt, for a retried job)
- * @param attempts attempts that have failed or expired so far
+ * @param attempts deliveries made so far: 0 before the first claim; for an inflight job, the
+ *     attempt its delivery is on ({@link Delivery#attempt()}); after n failed or expired
+ *     deliveries, n (a dead letter requeued starts again from 0), as the archive counts them
  * @param maxAttempts deliveries the job gets before it goes dead
  * @param createdAt when it was enqueued
  * @param expiresAt when its ttl runs out, if it has one

@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
@@ -57,8 +58,26 @@ public final class JobSpec {
   /** The longest visibility timeout or ttl a job may have, 2^32-1 ms (about 49 days). */
   public static final Duration MAX_DURATION = Duration.ofMillis(0xFFFF_FFFFL);
 
-  /** The latest due time a job can have: records keep times as 48-bit signed milliseconds. */
+  /** The earliest {@link Builder#runAt(Instant) runAt} accepted, the epoch (epoch ms 0). */
+  public static final Instant MIN_RUN_AT = Instant.EPOCH;
+
+  /**
+   * The latest {@link Builder#runAt(Instant) runAt} accepted, epoch ms 2^47-1 (in the year 6429):
+   * records keep times as 48-bit signed milliseconds.
+   */
   public static final Instant MAX_RUN_AT = Instant.ofEpochMilli((1L << 47) - 1);
+
+  private static final String RUN_AT_RANGE =
+      String.format(
+          Locale.ROOT,
+          "must be from %s to %s (epoch ms %d to %d)",
+          MIN_RUN_AT,
+          MAX_RUN_AT,
+          MIN_RUN_AT.toEpochMilli(),
+          MAX_RUN_AT.toEpochMilli());
+
+  /** The longest {@link Builder#delay(Duration) delay} accepted: 100 years of 365 days. */
+  public static final Duration MAX_DELAY = Duration.ofDays(100 * 365);
 
   private final byte[] payload;
   private final String id;
@@ -307,7 +326,8 @@ public final class JobSpec {
      * Run at this time (compared with the Redis server's clock); the past means now. Excludes
      * delay.
      *
-     * @param runAt at most {@link JobSpec#MAX_RUN_AT} (checked by {@link #build()}), or null
+     * @param runAt from {@link JobSpec#MIN_RUN_AT} to {@link JobSpec#MAX_RUN_AT} (checked by {@link
+     *     #build()}), or null
      * @return this builder
      */
     public Builder runAt(Instant runAt) {
@@ -383,8 +403,9 @@ public final class JobSpec {
       if (delay != null && delay.isNegative()) {
         throw new InvalidArgumentException("delay", "must not be negative, was " + delay);
       }
-      if (delay != null && delay.toMillis() > 100L * 365 * 24 * 3600 * 1000) {
-        throw new InvalidArgumentException("delay", "must be at most 100 years");
+      if (delay != null && delay.compareTo(MAX_DELAY) > 0) {
+        throw new InvalidArgumentException(
+            "delay", "must be at most 100 years (" + MAX_DELAY.toMillis() + " ms), was " + delay);
       }
       if (maxAttempts != null && (maxAttempts < 1 || maxAttempts > MAX_ATTEMPTS_LIMIT)) {
         throw new InvalidArgumentException(
@@ -396,15 +417,15 @@ public final class JobSpec {
     }
 
     /**
-     * Refuses a due time the record cannot hold (after {@link #MAX_RUN_AT}).
+     * Refuses a due time outside {@link #MIN_RUN_AT} to {@link #MAX_RUN_AT}, the one rule for
+     * {@code runAt} (the HTTP API's included).
      *
      * @param runAt the due time, or null (accepted)
-     * @throws InvalidArgumentException when it is after {@link JobSpec#MAX_RUN_AT}
+     * @throws InvalidArgumentException naming {@code runAt}
      */
     public static void checkRunAt(Instant runAt) {
-      if (runAt != null && runAt.isAfter(MAX_RUN_AT)) {
-        throw new InvalidArgumentException(
-            "runAt", "must be at most " + MAX_RUN_AT + ", was " + runAt);
+      if (runAt != null && (runAt.isBefore(MIN_RUN_AT) || runAt.isAfter(MAX_RUN_AT))) {
+        throw new InvalidArgumentException("runAt", RUN_AT_RANGE + ", was " + runAt);
       }
     }
 

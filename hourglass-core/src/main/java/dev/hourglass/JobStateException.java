@@ -2,8 +2,8 @@ package dev.hourglass;
 
 /**
  * The job exists but its state forbids the operation: cancelling or rescheduling a leased
- * (inflight) job, which its consumer settles, or rescheduling a dead job, which must be requeued
- * instead.
+ * (inflight) job, which its consumer settles, rescheduling a dead job, which must be requeued
+ * instead, or requeueing a job that is not dead.
  */
 public class JobStateException extends JobException {
   private static final long serialVersionUID = 1L;

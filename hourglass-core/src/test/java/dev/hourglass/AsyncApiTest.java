@@ -108,7 +108,8 @@ class AsyncApiTest extends HourglassTestBase {
     assertThat(List.of(page.jobs().get(0).payload().value(), rest.jobs().get(0).payload().value()))
         .containsExactlyInAnyOrder("c", "d");
     done(dead.requeueAsync("c"));
-    assertThat(failure(dead.requeueAsync("c"))).isInstanceOf(JobNotFoundException.class);
+    assertThat(failure(dead.requeueAsync("c"))).isInstanceOf(JobStateException.class);
+    assertThat(failure(dead.requeueAsync("never"))).isInstanceOf(JobNotFoundException.class);
     assertThat(done(dead.requeueAllAsync())).isEqualTo(1);
     Delivery<String> again = done(q.claimAsync(2, null)).get(0);
     done(q.nackAsync(again, Nack.kill("again")));

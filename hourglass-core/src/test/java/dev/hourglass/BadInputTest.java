@@ -91,6 +91,8 @@ class BadInputTest extends HourglassTestBase {
     refused("receipt", () -> q.nack("existing", null, Nack.retry("e")));
     refused("delay", () -> q.reschedule("existing", Duration.ofSeconds(-1)));
     refused("runAt", () -> q.reschedule("existing", (java.time.Instant) null));
+    refused("runAt", () -> q.reschedule("existing", JobSpec.MIN_RUN_AT.minusMillis(1)));
+    refused("runAt", () -> q.reschedule("existing", JobSpec.MAX_RUN_AT.plusMillis(1)));
     refused("max", () -> q.claim(0, null));
     refused("max", () -> q.claim(1001, null));
     refused("visibility", () -> q.claim(1, Duration.ZERO));

@@ -100,7 +100,7 @@ class GracefulShutdownTest {
       assertThat(job.state())
           .as("%s is neither acked nor nacked by close", id)
           .isEqualTo(JobState.INFLIGHT);
-      assertThat(job.attempts()).isZero();
+      assertThat(job.attempts()).as("the delivery it is on").isEqualTo(1);
       assertThat(job.leaseUntil())
           .get()
           .satisfies(

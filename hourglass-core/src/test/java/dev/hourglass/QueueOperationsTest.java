@@ -200,6 +200,36 @@ class QueueOperationsTest extends HourglassTestBase {
   }
 
   @Test
+  void anInflightJobsAttemptsCountTheDeliveryRunningAsItsClaimDoes() {
+    q.enqueue(spec("a").maxAttempts(3).build());
+    Delivery<byte[]> first = claimOne();
+
+    assertThat(first.attempt()).isEqualTo(1);
+    assertThat(q.get("a").orElseThrow().attempts()).isEqualTo(1);
+    assertThat(q.jobs(JobState.INFLIGHT, 10, null).jobs())
+        .singleElement()
+        .satisfies(j -> assertThat(j.attempts()).isEqualTo(1));
+
+    q.nack("a", first.receipt(), Nack.retryAfter(Duration.ZERO, "once"));
+    assertThat(q.get("a").orElseThrow().attempts()).as("one delivery made").isEqualTo(1);
+    Delivery<byte[]> second = claimOne();
+    assertThat(second.attempt()).isEqualTo(2);
+    assertThat(q.get("a").orElseThrow().attempts()).isEqualTo(2);
+  }
+
+  @Test
+  void aNackByIdBacksOffFromTheAttemptItFails() {
+    q.enqueue(spec("a").maxAttempts(3).backoff(Backoff.schedule(FAR, FAR.multipliedBy(5))).build());
+    Delivery<byte[]> first = claimOne();
+    Instant before = redisNow();
+
+    q.nack("a", first.receipt(), Nack.retry("first"));
+
+    // Attempt 1 waits the schedule's first delay, not its second.
+    assertThat(q.get("a").orElseThrow().runAt()).isBetween(before.plus(FAR), redisNow().plus(FAR));
+  }
+
+  @Test
   void releaseHandsTheJobBackWithoutSpendingTheAttempt() {
     q.enqueue(spec("a").build());
     Delivery<byte[]> first = claimOne();
@@ -518,8 +548,13 @@ class QueueOperationsTest extends HourglassTestBase {
     assertThat(requeued.state()).isEqualTo(JobState.READY);
     assertThat(requeued.attempts()).isZero();
     assertThat(requeued.lastError()).contains("boom");
-    assertThatThrownBy(() -> q.dead().requeue("dead3")).isInstanceOf(JobNotFoundException.class);
-    assertThatThrownBy(() -> q.dead().requeue("never")).isInstanceOf(JobNotFoundException.class);
+    assertThatThrownBy(() -> q.dead().requeue("dead3"))
+        .isInstanceOf(JobStateException.class)
+        .hasMessage("cannot requeue job dead3 in queue ops: it is ready")
+        .satisfies(e -> assertThat(((JobStateException) e).state()).isEqualTo(JobState.READY));
+    assertThatThrownBy(() -> q.dead().requeue("never"))
+        .isInstanceOf(JobNotFoundException.class)
+        .hasMessage("queue ops has no job with id never");
 
     assertThat(q.dead().requeueAll()).isEqualTo(24);
     assertThat(q.stats().ready()).isEqualTo(25);
@@ -530,6 +565,21 @@ class QueueOperationsTest extends HourglassTestBase {
     assertThat(q.dead().purge()).isEqualTo(25);
     assertThat(q.stats().total()).isZero();
     assertThat(q.dead().list(null, 10).jobs()).isEmpty();
+  }
+
+  @Test
+  void requeueOfALiveJobThatIsNotDeadSaysItsState() {
+    q.enqueue(spec("delayed").delay(FAR).build());
+    q.enqueue(job("inflight"));
+    claimOne();
+
+    for (String id : List.of("delayed", "inflight")) {
+      assertThatThrownBy(() -> q.dead().requeue(id))
+          .isInstanceOf(JobStateException.class)
+          .hasMessage("cannot requeue job " + id + " in queue ops: it is " + id);
+    }
+    assertThat(q.get("delayed").orElseThrow().state()).isEqualTo(JobState.DELAYED);
+    assertThat(q.get("inflight").orElseThrow().state()).isEqualTo(JobState.INFLIGHT);
   }
 
   @Test

@@ -33,7 +33,9 @@ final class JobViews {
         id,
         state,
         Instant.ofEpochMilli(r.due()),
-        r.attempts(),
+        // The record counts finished attempts; an inflight job's delivery is one made, and its
+        // claim called it attempt attempts + 1 (Deliveries).
+        state == JobState.INFLIGHT ? r.attempts() + 1 : r.attempts(),
         r.maxAttempts(),
         Instant.ofEpochMilli(r.created()),
         r.expireAt() > 0 ? Optional.of(Instant.ofEpochMilli(r.expireAt())) : Optional.empty(),

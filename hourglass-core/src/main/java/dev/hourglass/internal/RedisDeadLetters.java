@@ -3,6 +3,7 @@ package dev.hourglass.internal;
 import dev.hourglass.JobNotFoundException;
 import dev.hourglass.JobPage;
 import dev.hourglass.JobState;
+import dev.hourglass.JobStateException;
 import dev.hourglass.QueueStats;
 import dev.hourglass.internal.store.Partition;
 import dev.hourglass.internal.store.Status;
@@ -19,11 +20,13 @@ final class RedisDeadLetters {
   private final QueueTopology queue;
   private final Store store;
   private final JobPages pages;
+  private final JobsById byId;
 
-  RedisDeadLetters(QueueTopology queue, Store store, JobPages pages) {
+  RedisDeadLetters(QueueTopology queue, Store store, JobPages pages, JobsById byId) {
     this.queue = queue;
     this.store = store;
     this.pages = pages;
+    this.byId = byId;
   }
 
   /** A page of dead jobs, oldest death first across partitions ({@link JobPages}). */
@@ -36,11 +39,26 @@ final class RedisDeadLetters {
     return queue
         .snapshotAsync()
         .thenCompose(s -> store.deadRequeue(s.partitionOf(id), id))
-        .thenAccept(
-            status -> {
-              if (status == Status.NOT_FOUND) {
+        .thenCompose(
+            status ->
+                status == Status.NOT_FOUND ? notDead(id) : CompletableFuture.completedFuture(null));
+  }
+
+  /**
+   * Why no dead job had the id: the job lives in another state ({@link JobStateException}), or no
+   * job has it. One that went dead since is requeued after all.
+   */
+  private CompletableFuture<Void> notDead(String id) {
+    return byId.get(id)
+        .thenCompose(
+            job -> {
+              if (job.isEmpty()) {
                 throw new JobNotFoundException(queue.name(), id);
               }
+              if (job.get().state() == JobState.DEAD) {
+                return requeue(id);
+              }
+              throw new JobStateException(queue.name(), id, job.get().state(), "requeue");
             });
   }
 

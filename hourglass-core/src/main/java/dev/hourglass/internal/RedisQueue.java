@@ -71,7 +71,7 @@ final class RedisQueue {
     this.enqueues = new Enqueues(topology, store, clock, config, c.ids(), callbacks);
     this.settlements = new Settlements(topology, store.deliveries(), clock, config, callbacks);
     this.pages = new JobPages(topology, store.listings(), views);
-    this.dead = new RedisDeadLetters(topology, store, pages);
+    this.dead = new RedisDeadLetters(topology, store, pages, byId);
     this.claims = new Claims(topology, store.deliveries(), c.random(), views);
     this.wakes = new WakeWatch(name, store);
     this.loops = new ClaimLoop.Sources(claims, wakes, clock, c.commandTimeout());
@@ -245,8 +245,9 @@ final class RedisQueue {
         .thenCompose(
             job -> {
               JobInfo<byte[]> j = job.orElseThrow(() -> new JobNotFoundException(name, id));
-              return nack(
-                  id, receipt, nack, Settlements.backoffDelay(j.backoff(), j.attempts() + 1));
+              // The attempt being failed: an inflight job's attempts count it (a job in any
+              // other state fails the receipt check).
+              return nack(id, receipt, nack, Settlements.backoffDelay(j.backoff(), j.attempts()));
             });
   }
 

@@ -668,8 +668,22 @@ public final class Steps {
             () -> {},
             (w, t) -> {
               ModelJob j = w.job(id);
-              if (j == null || !j.dead()) {
+              // A live job that is not dead is refused with its state, which is read after the
+              // requeue found no dead job: a ttl running out in between makes it not found.
+              if (j == null
+                  || (!j.dead()
+                      && r.error() instanceof JobNotFoundException
+                      && j.expiredAt(hi(after)))) {
                 r.fails(JobNotFoundException.class, run, id, "requeue of " + (j == null ? id : j));
+                return List.of(w);
+              }
+              if (!j.dead()) {
+                r.fails(
+                    JobStateException.class,
+                    run,
+                    id,
+                    "requeue of " + j,
+                    e -> assertThat(e.state()).isNotEqualTo(JobState.DEAD));
                 return List.of(w);
               }
               r.get("requeue of " + j);

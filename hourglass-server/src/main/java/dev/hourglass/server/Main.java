@@ -19,10 +19,13 @@ import dev.hourglass.server.cli.RescheduleCommand;
 import dev.hourglass.server.cli.ResumeCommand;
 import dev.hourglass.server.cli.StandardInput;
 import dev.hourglass.server.cli.StatsCommand;
+import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.util.Properties;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -33,7 +36,6 @@ import picocli.CommandLine.Command;
 @Command(
     name = "hourglass",
     mixinStandardHelpOptions = true,
-    versionProvider = Main.Version.class,
     description = "Hourglass: a delay queue on Redis, with an HTTP API for any language.",
     footer = ExitCodes.LAUNCHER_HELP,
     subcommands = {
@@ -72,7 +74,14 @@ public final class Main implements Runnable {
   public static int run(StandardInput stdin, PrintWriter out, PrintWriter err, String... args) {
     CommandLine commandLine = new CommandLine(new Main(), new CommandFactory(stdin));
     ServerCommand.addSettingOptions(commandLine.getSubcommands().get("server"));
+    giveTheVersion(commandLine);
     return ErrorReporter.install(commandLine).setOut(out).setErr(err).execute(args);
+  }
+
+  /** Every command's {@code -V}/{@code --version} prints the launcher's version. */
+  private static void giveTheVersion(CommandLine command) {
+    command.getCommandSpec().versionProvider(new Version());
+    command.getSubcommands().values().forEach(Main::giveTheVersion);
   }
 
   private static PrintWriter utf8(OutputStream stream) {
@@ -84,12 +93,21 @@ public final class Main implements Runnable {
     throw new CommandLine.ParameterException(spec.commandLine(), "a subcommand is required");
   }
 
-  /** The version from the jar's manifest, or "development" when run from classes. */
-  static final class Version implements CommandLine.IVersionProvider {
+  /**
+   * The project version, from {@code version.properties}, which the build writes (in the jar and in
+   * the classes a test runs alike).
+   */
+  private static final class Version implements CommandLine.IVersionProvider {
     @Override
-    public String[] getVersion() {
-      String v = Main.class.getPackage().getImplementationVersion();
-      return new String[] {"hourglass " + (v == null ? "development" : v)};
+    public String[] getVersion() throws IOException {
+      try (InputStream in = Main.class.getResourceAsStream("version.properties")) {
+        if (in == null) {
+          throw new IllegalStateException("version.properties is missing: build with Maven");
+        }
+        Properties build = new Properties();
+        build.load(in);
+        return new String[] {"hourglass " + build.getProperty("version")};
+      }
     }
   }
 }

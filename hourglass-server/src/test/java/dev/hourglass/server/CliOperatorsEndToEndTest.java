@@ -104,6 +104,23 @@ class CliOperatorsEndToEndTest {
   }
 
   @Test
+  void deadRequeueOfAJobThatIsNotDeadSaysItsState() {
+    enqueue("ops-requeue", "{\"id\":\"r-1\",\"payload\":1}");
+
+    Run live = cli(url, "dead", "requeue", "ops-requeue", "r-1");
+    Run none = cli(url, "dead", "requeue", "ops-requeue", "nope");
+
+    assertThat(live.code()).as(live.err()).isEqualTo(4);
+    assertThat(live.err())
+        .isEqualTo(
+            "error: job_state: cannot requeue job r-1 in queue ops-requeue: it is ready"
+                + " (only a dead job can be requeued)\n");
+    assertThat(none.code()).as(none.err()).isEqualTo(3);
+    assertThat(none.err())
+        .isEqualTo("error: job_not_found: queue ops-requeue has no job with id nope\n");
+  }
+
+  @Test
   void pauseStopsClaimsAndResumeLetsThemThrough() throws IOException {
     enqueue("ops-pause", "{\"id\":\"p-1\",\"payload\":1}");
 

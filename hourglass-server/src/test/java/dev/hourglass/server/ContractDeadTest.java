@@ -6,6 +6,7 @@ import static dev.hourglass.server.ContractSupport.assertInvalidField;
 import static dev.hourglass.server.ContractSupport.assertJson;
 import static dev.hourglass.server.ContractSupport.assertNoContent;
 import static dev.hourglass.server.ContractSupport.claim;
+import static dev.hourglass.server.ContractSupport.claimOne;
 import static dev.hourglass.server.ContractSupport.digest;
 import static dev.hourglass.server.ContractSupport.enqueue;
 import static dev.hourglass.server.ContractSupport.fieldNames;
@@ -126,13 +127,18 @@ class ContractDeadTest extends ContractTestBase {
   }
 
   @Test
-  void requeueOfAJobThatIsNotDeadIs404() {
+  void requeueOfAJobThatIsNotDeadIs409NamingItsStateAndOfNoJob404() {
     deadJobs("q", 1);
     enqueue(s, "q", j("{'id':'alive','payload':1,'delayMs':60000}"));
+    enqueue(s, "q", j("{'id':'leased','payload':1}"));
+    claimOne(s, "q");
     String before = digest(redis);
 
     assertError(s.post("/v1/queues/q/dead/nope/requeue", null), 404, "job_not_found");
-    assertError(s.post("/v1/queues/q/dead/alive/requeue", null), 404, "job_not_found");
+    assertThat(assertError(s.post("/v1/queues/q/dead/alive/requeue", null), 409, "job_state"))
+        .isEqualTo("cannot requeue job alive in queue q: it is delayed");
+    assertThat(assertError(s.post("/v1/queues/q/dead/leased/requeue", null), 409, "job_inflight"))
+        .isEqualTo("cannot requeue job leased in queue q: it is inflight");
     assertError(s.post("/v1/queues/unknown/dead/d0/requeue", null), 404, "queue_not_found");
 
     assertThat(digest(redis)).isEqualTo(before);

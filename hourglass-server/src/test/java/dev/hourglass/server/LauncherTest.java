@@ -151,6 +151,29 @@ class LauncherTest {
     }
   }
 
+  @Test
+  @Order(4)
+  @Timeout(value = 8, unit = TimeUnit.MINUTES)
+  void versionIsTheBuildsThroughTheLauncherAndTheJar() throws Exception {
+    String expected = "hourglass " + System.getProperty("hourglass.version");
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    String jar = clone.resolve("hourglass-server/target/hourglass-server.jar").toString();
+    List<List<String>> commands =
+        List.of(
+            List.of("./hourglass", "--version"),
+            List.of("./hourglass", "server", "-V"),
+            List.of(java, "-jar", jar, "--version"),
+            List.of(java, "-jar", jar, "server", "--version"));
+    for (List<String> command : commands) {
+      try (ChildProcess run = ChildProcess.start(clone, freshEnvironment(), command)) {
+        assertThat(run.awaitExit(BUILD_AND_START.toMinutes(), TimeUnit.MINUTES))
+            .as("%s: %s", command, run.output())
+            .isZero();
+        assertThat(run.stdout()).as("%s", command).containsExactly(expected);
+      }
+    }
+  }
+
   /**
    * The launcher execs java, so the process is the server JVM itself: SIGTERM runs its shutdown
    * hook, which stops the HTTP server, then the embedded Redis.

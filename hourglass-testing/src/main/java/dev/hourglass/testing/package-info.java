@@ -7,6 +7,8 @@
  * dev.hourglass.embedded}. Redis Cluster and Sentinel topologies built from such servers are in
  * {@code dev.hourglass.testing.topology}. The other fixtures ({@link
  * dev.hourglass.testing.FaultProxy}, {@link dev.hourglass.testing.RabbitMqBroker}, {@link
- * dev.hourglass.testing.KafkaBroker}, {@link dev.hourglass.testing.Postgres}) are in this package.
+ * dev.hourglass.testing.KafkaBroker}, {@link dev.hourglass.testing.Postgres}) are in this package,
+ * and {@link dev.hourglass.testing.ArchitectureRules} holds the ArchUnit rules every module checks
+ * on its own main code.
  */
 package dev.hourglass.testing;

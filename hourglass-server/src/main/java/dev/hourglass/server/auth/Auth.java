@@ -1,6 +1,6 @@
 package dev.hourglass.server.auth;
 
-import dev.hourglass.server.http.ApiException;
+import dev.hourglass.server.json.ApiException;
 import java.security.MessageDigest;
 import java.util.List;
 import java.util.Optional;

@@ -3,7 +3,7 @@ package dev.hourglass.server.cli;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.hourglass.Backoff;
 import dev.hourglass.InvalidArgumentException;
-import dev.hourglass.server.http.BackoffJson;
+import dev.hourglass.server.json.BackoffJson;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -53,9 +53,23 @@ public final class DeadRequeueCommand implements Callable<Integer> {
           answer -> "requeued " + JobText.deadJobs(answer) + " of " + queue.name);
     } else {
       options.print(
-          client.post(ApiPaths.requeueDead(queue.name, id), null),
-          none -> "requeued " + id + " from the dead jobs of " + queue.name);
+          requeueOne(client), none -> "requeued " + id + " from the dead jobs of " + queue.name);
     }
     return ExitCodes.OK;
+  }
+
+  /** Requeues {@link #id}; a job that lives but is not dead is a conflict saying its state. */
+  private ServerResponse requeueOne(ServerClient client) {
+    try {
+      return client.post(ApiPaths.requeueDead(queue.name, id), null);
+    } catch (CommandFailure failure) {
+      if (failure.exitCode() == ExitCodes.CONFLICT) {
+        throw new CommandFailure(
+            failure.exitCode(),
+            failure.serverCode(),
+            failure.getMessage() + " (only a dead job can be requeued)");
+      }
+      throw failure;
+    }
   }
 }

@@ -20,7 +20,9 @@ public final class ExitCodes {
   /** The server answered 404: no such job, queue or dead job, or no archive. */
   public static final int NOT_FOUND = 3;
 
-  /** The server answered 409: duplicate_id, stale_receipt, job_inflight, queue_not_empty. */
+  /**
+   * The server answered 409: duplicate_id, stale_receipt, job_inflight, job_state, queue_not_empty.
+   */
   public static final int CONFLICT = 4;
 
   /** The server could not be reached (refused, timed out) or answered 503 (Redis or archive). */
@@ -42,7 +44,8 @@ public final class ExitCodes {
           + "  1  other server error (4xx not listed here, 5xx, internal)%n"
           + "  2  usage error (bad option, queue name or payload; not confirmed)%n"
           + "  3  not found (404; also archive_not_configured)%n"
-          + "  4  conflict (409: duplicate_id, stale_receipt, job_inflight, queue_not_empty)%n"
+          + "  4  conflict (409: duplicate_id, stale_receipt, job_inflight, job_state,"
+          + " queue_not_empty)%n"
           + "  5  server unreachable or timed out, or unavailable (503: Redis or the archive)%n"
           + "  6  unauthorized or forbidden (401, 403)";
 

@@ -1,5 +1,6 @@
 package dev.hourglass.server.http;
 
+import dev.hourglass.server.json.JsonOut;
 import io.javalin.http.Context;
 
 /** The dead-letter queue: list, requeue one or all, purge. */

@@ -11,6 +11,8 @@ import dev.hourglass.RedisUnavailableException;
 import dev.hourglass.ReplicaAckException;
 import dev.hourglass.StaleReceiptException;
 import dev.hourglass.archive.ArchiveException;
+import dev.hourglass.server.json.ApiException;
+import dev.hourglass.server.json.JsonOut;
 import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
 import java.io.UncheckedIOException;

@@ -6,6 +6,8 @@ import dev.hourglass.JobOutcome;
 import dev.hourglass.archive.Archive;
 import dev.hourglass.archive.HistoryPage;
 import dev.hourglass.archive.HistoryRecord;
+import dev.hourglass.server.json.ApiException;
+import dev.hourglass.server.json.JsonOut;
 import io.javalin.http.Context;
 import java.time.Instant;
 import java.util.Optional;

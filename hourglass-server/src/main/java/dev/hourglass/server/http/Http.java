@@ -6,6 +6,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.hourglass.JobInfo;
 import dev.hourglass.JobPage;
 import dev.hourglass.JobSpec;
+import dev.hourglass.server.json.ApiException;
+import dev.hourglass.server.json.Fields;
+import dev.hourglass.server.json.JsonIn;
+import dev.hourglass.server.json.JsonOut;
 import io.javalin.http.Context;
 import java.nio.charset.StandardCharsets;
 

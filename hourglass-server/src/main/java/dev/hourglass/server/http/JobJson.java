@@ -7,22 +7,20 @@ import dev.hourglass.InvalidArgumentException;
 import dev.hourglass.JobInfo;
 import dev.hourglass.JobSpec;
 import dev.hourglass.JobState;
+import dev.hourglass.server.json.ApiException;
+import dev.hourglass.server.json.BackoffJson;
+import dev.hourglass.server.json.Fields;
+import dev.hourglass.server.json.JsonIn;
+import dev.hourglass.server.json.JsonOut;
 import java.time.Instant;
 import java.util.Locale;
+import java.util.Optional;
+import java.util.OptionalLong;
 
 /** Jobs between the API's JSON and the library's types. */
 public final class JobJson {
-  /** Longest delay or distance of runAt accepted: 100 years, as the library allows. */
-  static final long MAX_DELAY_MS = 100L * 365 * 24 * 3600 * 1000;
-
-  /**
-   * Latest runAt accepted now: 100 years ahead, as for delayMs. Checked here because the library
-   * does not bound runAt, and its job record holds due times in 48 bits: a runAt past 2^47 ms (year
-   * 6429) was accepted and then read back as a different, even negative, time.
-   */
-  static long maxRunAtMs() {
-    return System.currentTimeMillis() + MAX_DELAY_MS;
-  }
+  /** Longest delayMs accepted: the library's {@link JobSpec#MAX_DELAY}. */
+  static final long MAX_DELAY_MS = JobSpec.MAX_DELAY.toMillis();
 
   private static final long MAX_LEASE_MS = JobSpec.MAX_DURATION.toMillis();
 
@@ -65,34 +63,54 @@ public final class JobJson {
       throw f.invalid("delayMs", "give delayMs or runAt, not both");
     }
     f.optMillis("delayMs", 0, MAX_DELAY_MS).ifPresent(b::delay);
-    f.optLong("runAt", 0, maxRunAtMs()).ifPresent(t -> b.runAt(Instant.ofEpochMilli(t)));
+    runAt(f).ifPresent(b::runAt);
     f.optLong("maxAttempts", 1, JobSpec.MAX_ATTEMPTS_LIMIT).ifPresent(n -> b.maxAttempts((int) n));
     f.optObject("backoff").ifPresent(o -> b.backoff(BackoffJson.read(o)));
     f.optMillis("visibilityMs", 1, MAX_LEASE_MS).ifPresent(b::visibility);
     f.optMillis("ttlMs", 1, MAX_LEASE_MS).ifPresent(b::ttl);
-    checkTtl(f);
+    JobSpec spec;
     try {
-      return b.build();
+      spec = b.build();
     } catch (InvalidArgumentException e) {
       throw ApiException.invalidField(f.name(ErrorMapper.apiField(e.field())), e.reason());
     }
+    checkTtl(f, spec);
+    return spec;
+  }
+
+  /**
+   * The body's {@code runAt}, an integer of epoch ms in the library's range ({@link
+   * JobSpec.Builder#checkRunAt}, the one rule for it), checked before anything is read or written.
+   *
+   * @throws ApiException 400 {@code invalid_field} naming {@code runAt}
+   */
+  static Optional<Instant> runAt(Fields f) {
+    OptionalLong ms = f.optLong("runAt");
+    if (ms.isEmpty()) {
+      return Optional.empty();
+    }
+    Instant runAt = Instant.ofEpochMilli(ms.getAsLong());
+    try {
+      JobSpec.Builder.checkRunAt(runAt);
+    } catch (InvalidArgumentException e) {
+      throw f.invalid("runAt", e.reason());
+    }
+    return Optional.of(runAt);
   }
 
   /**
    * Refuses a ttl shorter than the wait before the job runs (API.md 1.1): it would expire unrun.
    * For {@code runAt} the wait is measured on this server's clock.
    */
-  private static void checkTtl(Fields f) {
-    if (!f.has("ttlMs")) {
+  private static void checkTtl(Fields f, JobSpec spec) {
+    if (spec.ttl().isEmpty()) {
       return;
     }
-    long ttl = f.optLong("ttlMs", 1, MAX_LEASE_MS).getAsLong();
+    long ttl = spec.ttl().get().toMillis();
     long wait =
-        f.has("delayMs")
-            ? f.optLong("delayMs", 0, MAX_DELAY_MS).getAsLong()
-            : f.has("runAt")
-                ? f.optLong("runAt", 0, maxRunAtMs()).getAsLong() - System.currentTimeMillis()
-                : 0;
+        spec.delay().isPresent()
+            ? spec.delay().get().toMillis()
+            : spec.runAt().map(t -> t.toEpochMilli() - System.currentTimeMillis()).orElse(0L);
     if (ttl < wait) {
       throw f.invalid(
           "ttlMs",

@@ -6,11 +6,16 @@ import dev.hourglass.EnqueueResult;
 import dev.hourglass.JobInfo;
 import dev.hourglass.JobSpec;
 import dev.hourglass.Queue;
+import dev.hourglass.server.json.ApiException;
+import dev.hourglass.server.json.Fields;
+import dev.hourglass.server.json.JsonIn;
+import dev.hourglass.server.json.JsonOut;
 import io.javalin.http.Context;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.OptionalLong;
+import java.util.Optional;
 
 /** Enqueue (one and batch), get, cancel, reschedule. */
 final class JobsApi {
@@ -97,13 +102,11 @@ final class JobsApi {
     if (f.has("delayMs") == f.has("runAt")) {
       throw f.invalid("delayMs", "give exactly one of delayMs or runAt");
     }
-    OptionalLong delay = f.optLong("delayMs", 0, JobJson.MAX_DELAY_MS);
-    long runAt = delay.isPresent() ? 0 : f.optLong("runAt", 0, JobJson.maxRunAtMs()).getAsLong();
+    Optional<Duration> delay = f.optMillis("delayMs", 0, JobJson.MAX_DELAY_MS);
+    Optional<Instant> runAt = JobJson.runAt(f);
     Queue<byte[]> q = api.queues.existing(queue);
     JobInfo<byte[]> job =
-        delay.isPresent()
-            ? q.reschedule(id, java.time.Duration.ofMillis(delay.getAsLong()))
-            : q.reschedule(id, Instant.ofEpochMilli(runAt));
+        delay.isPresent() ? q.reschedule(id, delay.get()) : q.reschedule(id, runAt.get());
     Http.json(ctx, 200, JobJson.job(job));
   }
 }

@@ -1,5 +1,6 @@
 package dev.hourglass.server.http;
 
+import dev.hourglass.server.json.JsonOut;
 import java.nio.ByteBuffer;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpHeaderValue;

@@ -5,6 +5,8 @@ import dev.hourglass.JobState;
 import dev.hourglass.Queue;
 import dev.hourglass.QueueNotEmptyException;
 import dev.hourglass.archive.ArchiveException;
+import dev.hourglass.server.json.ApiException;
+import dev.hourglass.server.json.JsonOut;
 import dev.hourglass.server.push.DeliveryConfig;
 import io.javalin.http.Context;
 import java.time.Duration;

@@ -1,6 +1,7 @@
 package dev.hourglass.server.http;
 
 import dev.hourglass.Delivery;
+import dev.hourglass.server.json.ApiException;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

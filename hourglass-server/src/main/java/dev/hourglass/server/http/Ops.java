@@ -1,6 +1,7 @@
 package dev.hourglass.server.http;
 
 import dev.hourglass.Hourglass;
+import dev.hourglass.server.json.JsonOut;
 import dev.hourglass.server.metrics.Metrics;
 import io.javalin.http.Context;
 

@@ -1,5 +1,6 @@
 package dev.hourglass.server.http;
 
+import dev.hourglass.server.json.ApiException;
 import io.javalin.http.Context;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;

@@ -1,5 +1,6 @@
 package dev.hourglass.server.http;
 
+import dev.hourglass.server.json.JsonOut;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;

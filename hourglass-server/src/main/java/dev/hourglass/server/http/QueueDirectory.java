@@ -1,8 +1,9 @@
 package dev.hourglass.server.http;
 
 import dev.hourglass.Hourglass;
-import dev.hourglass.JobSpec;
 import dev.hourglass.Queue;
+import dev.hourglass.server.json.ApiException;
+import dev.hourglass.server.json.QueueNames;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.TimeUnit;
@@ -15,7 +16,6 @@ import java.util.concurrent.TimeUnit;
  * deleted through another server stops being found here within that time.
  */
 public final class QueueDirectory {
-  private static final int MAX_NAME = 100;
   static final long TRUST_MS = 2_000;
   private static final long TRUST_NANOS = TimeUnit.MILLISECONDS.toNanos(TRUST_MS);
 
@@ -31,38 +31,13 @@ public final class QueueDirectory {
     this.hourglass = hourglass;
   }
 
-  /**
-   * @throws ApiException 400 {@code invalid_queue_name}
-   */
-  public static String checkName(String name) {
-    if (!isValidName(name)) {
-      throw new ApiException(
-          400,
-          "invalid_queue_name",
-          "a queue name is 1 to 100 of A-Z a-z 0-9 . _ -, and not . or ..");
-    }
-    return name;
-  }
-
-  /**
-   * 1 to 100 of {@code A-Z a-z 0-9 . _ -}, and not {@code .} or {@code ..}: a job id's characters
-   * but {@code :}, checked without a regex as ids are.
-   */
-  private static boolean isValidName(String name) {
-    return JobSpec.isValidId(name)
-        && name.length() <= MAX_NAME
-        && name.indexOf(':') < 0
-        && !name.equals(".")
-        && !name.equals("..");
-  }
-
   public boolean exists(String name) {
     return find(name) != null;
   }
 
   /** The queue's handle when it exists (asking Redis when not seen within the trust time). */
   private Queue<byte[]> find(String name) {
-    Known k = known.get(checkName(name));
+    Known k = known.get(QueueNames.check(name));
     long now = System.nanoTime();
     if (k != null && now - k.seenNanos() < TRUST_NANOS) {
       return k.queue();
@@ -89,7 +64,7 @@ public final class QueueDirectory {
 
   /** The queue, created with the server's defaults on first use. */
   public Queue<byte[]> forWrite(String name) {
-    Known k = known.get(checkName(name));
+    Known k = known.get(QueueNames.check(name));
     Queue<byte[]> q = k != null ? k.queue() : hourglass.queue(name);
     known.put(name, new Known(q, System.nanoTime()));
     return q;

@@ -9,6 +9,12 @@ import dev.hourglass.QueueSettings;
 import dev.hourglass.QueueStats;
 import dev.hourglass.server.auth.Auth;
 import dev.hourglass.server.auth.TokenRule;
+import dev.hourglass.server.json.ApiException;
+import dev.hourglass.server.json.BackoffJson;
+import dev.hourglass.server.json.Fields;
+import dev.hourglass.server.json.JsonIn;
+import dev.hourglass.server.json.JsonOut;
+import dev.hourglass.server.json.QueueNames;
 import dev.hourglass.server.push.DeliveryConfig;
 import io.javalin.http.Context;
 import java.time.Duration;
@@ -48,7 +54,7 @@ final class QueuesApi {
     Fields f =
         Fields.of(JsonIn.object(api.body(ctx)))
             .only("partitions", "defaults", "delivery", "replicaAcks", "compressAbove");
-    QueueDirectory.checkName(queue);
+    QueueNames.check(queue);
     boolean exists = api.queues.exists(queue);
     QueueSettings current =
         exists ? api.hourglass.queue(queue).settings() : api.hourglass.defaultQueueSettings();

@@ -1,6 +1,7 @@
 package dev.hourglass.server.http;
 
 import dev.hourglass.Hourglass;
+import dev.hourglass.server.json.ApiException;
 import java.time.Duration;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;

@@ -3,6 +3,7 @@ package dev.hourglass.server.http;
 import dev.hourglass.server.auth.Auth;
 import dev.hourglass.server.auth.Permission;
 import dev.hourglass.server.auth.TokenRule;
+import dev.hourglass.server.json.QueueNames;
 import io.javalin.config.JavalinConfig;
 import io.javalin.http.Context;
 import io.javalin.http.Handler;
@@ -105,7 +106,7 @@ public final class Routes {
   private static Handler queue(ApiContext api, Permission permission, QueueHandler h) {
     return ctx -> {
       Optional<TokenRule> rule = api.auth.authorize(ctx.header("Authorization"), permission);
-      String queue = QueueDirectory.checkName(ctx.pathParam("queue"));
+      String queue = QueueNames.check(ctx.pathParam("queue"));
       Auth.checkQueue(rule, queue);
       ctx.attribute(TOKEN_RULE, rule);
       h.handle(ctx, queue);

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.hourglass.server.auth.Auth;
 import dev.hourglass.server.auth.TokenRule;
+import dev.hourglass.server.json.JsonOut;
 import dev.hourglass.server.series.QueueSeries;
 import dev.hourglass.server.series.SeriesPoint;
 import io.javalin.http.Context;

@@ -5,8 +5,8 @@ import dev.hourglass.InvalidArgumentException;
 import dev.hourglass.forward.AmqpTarget;
 import dev.hourglass.forward.KafkaTarget;
 import dev.hourglass.forward.Target;
-import dev.hourglass.server.http.ApiException;
-import dev.hourglass.server.http.Fields;
+import dev.hourglass.server.json.ApiException;
+import dev.hourglass.server.json.Fields;
 import java.net.URI;
 import java.time.Duration;
 

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.hourglass.Delivery;
 import dev.hourglass.Job;
 import dev.hourglass.JobHandler;
-import dev.hourglass.server.http.JsonOut;
+import dev.hourglass.server.json.JsonOut;
 import dev.hourglass.server.metrics.Metrics;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

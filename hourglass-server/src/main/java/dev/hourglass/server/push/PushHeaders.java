@@ -1,8 +1,8 @@
 package dev.hourglass.server.push;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.hourglass.server.http.ApiException;
-import dev.hourglass.server.http.Fields;
+import dev.hourglass.server.json.ApiException;
+import dev.hourglass.server.json.Fields;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.Iterator;

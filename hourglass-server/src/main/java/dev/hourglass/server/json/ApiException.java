@@ -1,8 +1,9 @@
-package dev.hourglass.server.http;
+package dev.hourglass.server.json;
 
 /**
  * An answer of the API's error shape, {@code {"error": {"code", "message"}}}: thrown anywhere in a
- * request, turned into the response by {@link ErrorMapper}.
+ * request (or by a check the CLI shares), turned into the response by the HTTP layer's error
+ * mapper.
  */
 public final class ApiException extends RuntimeException {
   private static final long serialVersionUID = 1L;

@@ -1,4 +1,4 @@
-package dev.hourglass.server.http;
+package dev.hourglass.server.json;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -34,11 +34,6 @@ public final class JsonOut {
   }
 
   /**
-   * Puts a stored payload under {@code field}: its bytes as they are when they hold one JSON value
-   * (every payload that came through the API does), else as a JSON string of their UTF-8 text (a
-   * job enqueued by a Java client with non-JSON bytes).
-   */
-  /**
    * A job's payload ({@link #putPayload(ObjectNode, String, byte[])}); one this process cannot open
    * (compressed with what it lacks) as the text of {@link dev.hourglass.Payload#asString}, which
    * says why.
@@ -51,6 +46,11 @@ public final class JsonOut {
     }
   }
 
+  /**
+   * Puts a stored payload under {@code field}: its bytes as they are when they hold one JSON value
+   * (every payload that came through the API does), else as a JSON string of their UTF-8 text (a
+   * job enqueued by a Java client with non-JSON bytes).
+   */
   public static void putPayload(ObjectNode o, String field, byte[] payload) {
     String text = new String(payload, StandardCharsets.UTF_8);
     if (isOneJsonValue(payload)) {
@@ -60,7 +60,7 @@ public final class JsonOut {
     }
   }
 
-  static boolean isOneJsonValue(byte[] bytes) {
+  private static boolean isOneJsonValue(byte[] bytes) {
     try (JsonParser p = JsonIn.MAPPER.getFactory().createParser(bytes)) {
       JsonToken first = p.nextToken();
       if (first == null) {

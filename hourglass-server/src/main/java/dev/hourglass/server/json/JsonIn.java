@@ -1,4 +1,4 @@
-package dev.hourglass.server.http;
+package dev.hourglass.server.json;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;

@@ -1,4 +1,4 @@
-package dev.hourglass.server.http;
+package dev.hourglass.server.json;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;

@@ -1,4 +1,4 @@
-package dev.hourglass.server.http;
+package dev.hourglass.server.json;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -109,13 +109,22 @@ public final class Fields {
     return ApiException.invalidField(name(field), reason);
   }
 
+  /** An integer of any size a long holds, for a field whose range the library checks. */
+  public OptionalLong optLong(String field) {
+    return optLong(field, Long.MIN_VALUE, Long.MAX_VALUE);
+  }
+
   public OptionalLong optLong(String field, long min, long max) {
     JsonNode v = node.get(field);
     if (v == null || v.isNull()) {
       return OptionalLong.empty();
     }
     if (!v.isIntegralNumber() || !v.canConvertToLong()) {
-      throw invalid(field, "must be an integer between " + min + " and " + max);
+      throw invalid(
+          field,
+          min == Long.MIN_VALUE && max == Long.MAX_VALUE
+              ? "must be an integer"
+              : "must be an integer between " + min + " and " + max);
     }
     long value = v.asLong();
     if (value < min || value > max) {
