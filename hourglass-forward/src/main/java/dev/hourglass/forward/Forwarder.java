@@ -2,7 +2,6 @@ package dev.hourglass.forward;
 
 import dev.hourglass.InvalidArgumentException;
 import dev.hourglass.Queue;
-import dev.hourglass.forward.internal.ForwardLoop;
 
 /**
  * Forwards a queue's due jobs to a message broker: each job is published when it falls due and

@@ -11,7 +11,6 @@ import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
-import dev.hourglass.jackson.internal.JsonCodec;
 import dev.hourglass.spi.PayloadCodec;
 import dev.hourglass.spi.PayloadCodecFactory;
 import java.util.Map;

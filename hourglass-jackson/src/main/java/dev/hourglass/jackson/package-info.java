@@ -1,9 +1,9 @@
 /**
  * JSON payloads for typed queues, with Jackson 2 ({@link dev.hourglass.jackson.JacksonCodecs}) or
- * Jackson 3 ({@link dev.hourglass.jackson3.Jackson3Codecs}). Both Jackson dependencies of {@code
- * hourglass-jackson} are optional: add the {@code jackson-databind} you use ({@code
- * com.fasterxml.jackson.core} 2.x or {@code tools.jackson.core} 3.x), and for Jackson 2 {@code
- * jackson-datatype-jsr310} if payloads hold {@code java.time} values.
+ * Jackson 3 ({@link dev.hourglass.jackson.Jackson3Codecs}, both in this package). Both Jackson
+ * dependencies of {@code hourglass-jackson} are optional: add the {@code jackson-databind} you use
+ * ({@code com.fasterxml.jackson.core} 2.x or {@code tools.jackson.core} 3.x), and for Jackson 2
+ * {@code jackson-datatype-jsr310} if payloads hold {@code java.time} values.
  *
  * <pre>{@code
  * record OrderClosed(String orderId, long cents, Instant closedAt) {}

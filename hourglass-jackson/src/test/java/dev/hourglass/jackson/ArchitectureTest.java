@@ -1,31 +1,22 @@
 package dev.hourglass.jackson;
 
 import static dev.hourglass.testing.ArchitectureRules.mainClasses;
-import static dev.hourglass.testing.ArchitectureRules.onlyTheEntryPointsReachInto;
-import static dev.hourglass.testing.ArchitectureRules.packagesFormNoCycleBut;
+import static dev.hourglass.testing.ArchitectureRules.packagesFormNoCycle;
 import static dev.hourglass.testing.ArchitectureRules.usesNoCoreInternals;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import org.junit.jupiter.api.Test;
 
 /**
- * The arrows of hourglass-jackson: no package cycle but its entry point's edge into the internals
- * it shares with {@code jackson3}, core's public API only.
+ * The arrows of hourglass-jackson: one package (both Jackson lines, and the codec they share as a
+ * package-private class), so no package cycle; core's public API only.
  */
 class ArchitectureTest {
-  static final String INTERNAL = "dev.hourglass.jackson.internal";
-  static final JavaClasses JACKSON = mainClasses("dev.hourglass.jackson", "dev.hourglass.jackson3");
+  static final JavaClasses JACKSON = mainClasses("dev.hourglass.jackson");
 
   @Test
-  void packagesAreFreeOfCyclesButTheEntryPointsEdge() {
-    // JacksonCodecs makes the shared codec, which throws the API's JsonCodecException.
-    packagesFormNoCycleBut(INTERNAL, JacksonCodecs.class).check(JACKSON);
-  }
-
-  @Test
-  void onlyTheEntryPointReachesIntoTheInternals() {
-    onlyTheEntryPointsReachInto(INTERNAL, "dev.hourglass.jackson", JacksonCodecs.class)
-        .check(JACKSON);
+  void packagesAreFreeOfCycles() {
+    packagesFormNoCycle().check(JACKSON);
   }
 
   @Test

@@ -1,6 +1,5 @@
 package dev.hourglass.jackson;
 
-import dev.hourglass.jackson3.Jackson3Codecs;
 import dev.hourglass.spi.PayloadCodec;
 import dev.hourglass.spi.PayloadCodecFactory;
 import java.util.List;

@@ -3,7 +3,6 @@ package dev.hourglass.jackson;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.hourglass.jackson3.Jackson3Codecs;
 import dev.hourglass.spi.PayloadCodec;
 import dev.hourglass.spi.PayloadCodecFactory;
 import java.lang.reflect.InvocationTargetException;

@@ -1,8 +1,5 @@
 package dev.hourglass.testing;
 
-import static com.tngtech.archunit.base.DescribedPredicate.not;
-import static com.tngtech.archunit.core.domain.JavaClass.Predicates.belongToAnyOf;
-import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
@@ -37,34 +34,9 @@ public final class ArchitectureRules {
   }
 
   /**
-   * {@link #packagesFormNoCycle()} but for the edges of {@code entryPoints} into {@code
-   * internalPackage}: for a module whose entry point constructs its internals, which use its API
-   * types (as core's builder does). Check {@link #onlyTheEntryPointsReachInto} with it.
-   */
-  public static SliceRule packagesFormNoCycleBut(String internalPackage, Class<?>... entryPoints) {
-    return packagesFormNoCycle()
-        .ignoreDependency(belongToAnyOf(entryPoints), resideInAPackage(internalPackage + ".."));
-  }
-
-  /**
    * Nothing uses {@code dev.hourglass.internal..}, the internals of core: its API is the way in.
    */
   public static ArchRule usesNoCoreInternals() {
     return noClasses().should().dependOnClassesThat().resideInAPackage("dev.hourglass.internal..");
-  }
-
-  /**
-   * Of the classes in {@code apiPackage}, only {@code entryPoints} (and their nested classes) use
-   * {@code internalPackage}.
-   */
-  public static ArchRule onlyTheEntryPointsReachInto(
-      String internalPackage, String apiPackage, Class<?>... entryPoints) {
-    return noClasses()
-        .that()
-        .resideInAPackage(apiPackage)
-        .and(not(belongToAnyOf(entryPoints)))
-        .should()
-        .dependOnClassesThat()
-        .resideInAPackage(internalPackage + "..");
   }
 }

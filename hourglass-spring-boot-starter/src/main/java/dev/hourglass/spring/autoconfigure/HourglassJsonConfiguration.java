@@ -19,7 +19,7 @@ import org.springframework.util.ClassUtils;
 @Configuration(proxyBeanMethods = false)
 class HourglassJsonConfiguration {
   private static final String[] JACKSON3 = {
-    "tools.jackson.databind.json.JsonMapper", "dev.hourglass.jackson3.Jackson3Codecs"
+    "tools.jackson.databind.json.JsonMapper", "dev.hourglass.jackson.Jackson3Codecs"
   };
   private static final String[] JACKSON2 = {
     "com.fasterxml.jackson.databind.ObjectMapper", "dev.hourglass.jackson.JacksonCodecs"

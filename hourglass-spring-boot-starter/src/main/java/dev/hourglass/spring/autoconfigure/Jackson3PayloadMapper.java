@@ -1,6 +1,6 @@
 package dev.hourglass.spring.autoconfigure;
 
-import dev.hourglass.jackson3.Jackson3Codecs;
+import dev.hourglass.jackson.Jackson3Codecs;
 import dev.hourglass.spi.PayloadCodec;
 import dev.hourglass.spi.PayloadCodecFactory;
 import dev.hourglass.spring.HourglassPayloadMapper;

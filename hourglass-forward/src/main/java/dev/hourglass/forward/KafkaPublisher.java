@@ -1,7 +1,6 @@
-package dev.hourglass.forward.internal;
+package dev.hourglass.forward;
 
 import dev.hourglass.Delivery;
-import dev.hourglass.forward.KafkaTarget;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;

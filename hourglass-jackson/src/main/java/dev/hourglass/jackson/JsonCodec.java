@@ -1,6 +1,5 @@
-package dev.hourglass.jackson.internal;
+package dev.hourglass.jackson;
 
-import dev.hourglass.jackson.JsonCodecException;
 import dev.hourglass.spi.PayloadCodec;
 import java.util.List;
 import java.util.function.Function;
@@ -12,7 +11,7 @@ import java.util.function.ToIntFunction;
  *
  * @param <T> the payload type
  */
-public final class JsonCodec<T> implements PayloadCodec<T> {
+final class JsonCodec<T> implements PayloadCodec<T> {
 
   /** A Jackson call that may throw. */
   @FunctionalInterface

@@ -1,6 +1,5 @@
-package dev.hourglass.jackson3;
+package dev.hourglass.jackson;
 
-import dev.hourglass.jackson.internal.JsonCodec;
 import dev.hourglass.spi.PayloadCodec;
 import dev.hourglass.spi.PayloadCodecFactory;
 import java.util.Map;
@@ -26,10 +25,9 @@ import tools.jackson.databind.json.JsonMapper;
  * }</pre>
  *
  * <p>{@link #codecFor} answers for every class; a value the mapper cannot write fails the enqueue,
- * and bytes it cannot read as the type fail the decode with a {@link
- * dev.hourglass.jackson.JsonCodecException} (the job goes dead and never reaches a handler). JSON
- * {@code null} is refused both ways: a handler never gets a null payload. Codecs are cached per
- * type and thread-safe.
+ * and bytes it cannot read as the type fail the decode with a {@link JsonCodecException} (the job
+ * goes dead and never reaches a handler). JSON {@code null} is refused both ways: a handler never
+ * gets a null payload. Codecs are cached per type and thread-safe.
  */
 public final class Jackson3Codecs implements PayloadCodecFactory {
   private final ObjectMapper mapper;

@@ -1,4 +1,4 @@
-package dev.hourglass.forward.internal;
+package dev.hourglass.forward;
 
 import dev.hourglass.Delivery;
 import java.util.concurrent.CompletableFuture;

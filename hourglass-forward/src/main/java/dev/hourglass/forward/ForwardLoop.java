@@ -1,12 +1,8 @@
-package dev.hourglass.forward.internal;
+package dev.hourglass.forward;
 
 import dev.hourglass.Delivery;
 import dev.hourglass.Nack;
 import dev.hourglass.Queue;
-import dev.hourglass.forward.AmqpTarget;
-import dev.hourglass.forward.ForwarderOptions;
-import dev.hourglass.forward.KafkaTarget;
-import dev.hourglass.forward.Target;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -31,7 +27,7 @@ import org.slf4j.LoggerFactory;
  * as last error) when not. After a broker failure it waits (reconnect backoff) before it claims
  * again, so jobs falling due meanwhile stay ready in Hourglass and spend no attempt.
  */
-public final class ForwardLoop<T> {
+final class ForwardLoop<T> {
   private static final Logger log = LoggerFactory.getLogger(ForwardLoop.class);
 
   /**
@@ -60,7 +56,7 @@ public final class ForwardLoop<T> {
   private volatile boolean confirmedSinceFailure;
   private long backoffMs;
 
-  public ForwardLoop(Queue<T> queue, Target target, ForwarderOptions options) {
+  ForwardLoop(Queue<T> queue, Target target, ForwarderOptions options) {
     this.queue = queue;
     this.publisher =
         target instanceof AmqpTarget a

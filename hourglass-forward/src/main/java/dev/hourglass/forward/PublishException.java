@@ -1,4 +1,4 @@
-package dev.hourglass.forward.internal;
+package dev.hourglass.forward;
 
 /**
  * A publish that the broker did not confirm, with the one-line reason stored as the job's last

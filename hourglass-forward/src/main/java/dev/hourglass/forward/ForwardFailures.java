@@ -1,4 +1,4 @@
-package dev.hourglass.forward.internal;
+package dev.hourglass.forward;
 
 import com.rabbitmq.client.AMQP;
 import com.rabbitmq.client.AuthenticationFailureException;
