@@ -219,6 +219,8 @@ public final class HourglassBuilder {
     /**
      * A connected client with these settings.
      *
+     * @param config the validated settings
+     * @return the connected client
      * @throws RedisUnavailableException when Redis cannot be reached
      */
     Hourglass connect(Config config);
@@ -251,6 +253,9 @@ public final class HourglassBuilder {
     /**
      * How many replicas must confirm a write of a queue with these settings: the queue's own
      * setting, else the client's default (0: no WAIT at all).
+     *
+     * @param settings the queue's settings
+     * @return 0 to {@link QueueSettings#MAX_REPLICA_ACKS}
      */
     public int replicaAcksFor(QueueSettings settings) {
       return settings.replicaAcks().orElse(replicaAcks);
@@ -259,6 +264,9 @@ public final class HourglassBuilder {
     /**
      * The payload size from which a queue with these settings stores payloads compressed: the
      * queue's own setting, else the client's (0: never).
+     *
+     * @param settings the queue's settings
+     * @return bytes, or 0 for never
      */
     public int compressAboveFor(QueueSettings settings) {
       return settings.compressAbove().orElse(compressAbove);

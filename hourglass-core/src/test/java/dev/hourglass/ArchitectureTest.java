@@ -4,6 +4,7 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.methods;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noFields;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noMethods;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.base.DescribedPredicate;
@@ -162,6 +163,20 @@ class ArchitectureTest {
       t = t.getEnclosingClass().get();
     }
     return t;
+  }
+
+  /**
+   * The public API carries no test knobs: promotion is the promoters' job (tests drive it apart).
+   */
+  @Test
+  void theQueueApiHasNoPromotionKnob() {
+    noMethods()
+        .that()
+        .areDeclaredInClassesThat()
+        .areAssignableTo(Queue.class)
+        .should()
+        .haveNameMatching("promote.*")
+        .check(core);
   }
 
   /** No two-way references: the client's parts get what they use, never the client. */

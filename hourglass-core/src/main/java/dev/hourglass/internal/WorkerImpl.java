@@ -2,7 +2,6 @@ package dev.hourglass.internal;
 
 import dev.hourglass.Delivery;
 import dev.hourglass.JobHandler;
-import dev.hourglass.PayloadDecodingException;
 import dev.hourglass.Worker;
 import dev.hourglass.WorkerOptions;
 import dev.hourglass.internal.store.Partition;
@@ -219,7 +218,7 @@ final class WorkerImpl<T> implements Worker, ClaimLoop.Target {
     long started = System.nanoTime();
     Outcome outcome;
     try {
-      outcome = run(job);
+      outcome = WorkerJob.run(job, codec, handler);
     } catch (VirtualMachineError fatal) {
       // The JVM failed (out of memory, say), not the job: nothing is settled, so the attempt is
       // not counted against it, and it comes back when its lease lapses. The error goes on to the
@@ -238,36 +237,6 @@ final class WorkerImpl<T> implements Worker, ClaimLoop.Target {
     // The job is held until Redis has its ack or nack: a claim for its place must not find
     // its lease still there.
     settler.settle(job, outcome, () -> left(null));
-  }
-
-  /**
-   * Decodes the payload and runs the handler. A payload the codec refuses never reaches the
-   * handler: retrying cannot make it decodable, so the job goes dead with the decoder's message.
-   * Anything else the decoder or the handler throws fails the attempt, except a {@link
-   * VirtualMachineError}, which is thrown on.
-   */
-  private Outcome run(Delivery<byte[]> job) {
-    Delivery<T> delivery = job.as(codec);
-    T payload;
-    try {
-      payload = delivery.payload().value();
-    } catch (PayloadDecodingException e) {
-      log.warn("job {} in {} went dead: {}", job.id(), queue, e.getMessage());
-      return Outcome.dead(e.getMessage());
-    } catch (VirtualMachineError fatal) {
-      throw fatal;
-    } catch (Throwable t) {
-      return Outcome.failed(t); // e.g. the payload class failed to load: retried by the backoff
-    }
-    WorkerJob<T> typed = new WorkerJob<>(delivery, payload);
-    try {
-      handler.handle(typed);
-    } catch (VirtualMachineError fatal) {
-      throw fatal;
-    } catch (Throwable t) {
-      return Outcome.failed(t);
-    }
-    return typed.outcome();
   }
 
   @Override

@@ -3,11 +3,18 @@ package dev.hourglass.internal;
 import dev.hourglass.Delivery;
 import dev.hourglass.InvalidArgumentException;
 import dev.hourglass.Job;
+import dev.hourglass.JobHandler;
 import dev.hourglass.Nack;
+import dev.hourglass.PayloadDecodingException;
+import dev.hourglass.spi.PayloadCodec;
 import java.time.Duration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** The {@link Job} a worker hands its handler; remembers what the handler asked for. */
 final class WorkerJob<T> implements Job<T> {
+  private static final Logger log = LoggerFactory.getLogger(WorkerJob.class);
+
   private final Delivery<T> delivery;
   private final T payload;
   private volatile Outcome outcome = Outcome.ACK;
@@ -15,6 +22,36 @@ final class WorkerJob<T> implements Job<T> {
   WorkerJob(Delivery<T> delivery, T payload) {
     this.delivery = delivery;
     this.payload = payload;
+  }
+
+  /**
+   * Decodes the payload and runs the handler on it: how the delivery is to be settled. A payload
+   * the codec refuses never reaches the handler: retrying cannot make it decodable, so the job goes
+   * dead with the decoder's message. Anything else the decoder or the handler throws fails the
+   * attempt, except a {@link VirtualMachineError}, which is thrown on.
+   */
+  static <T> Outcome run(Delivery<byte[]> job, PayloadCodec<T> codec, JobHandler<T> handler) {
+    Delivery<T> delivery = job.as(codec);
+    T payload;
+    try {
+      payload = delivery.payload().value();
+    } catch (PayloadDecodingException e) {
+      log.warn("job {} in {} went dead: {}", job.id(), job.queue(), e.getMessage());
+      return Outcome.dead(e.getMessage());
+    } catch (VirtualMachineError fatal) {
+      throw fatal;
+    } catch (Throwable t) {
+      return Outcome.failed(t); // e.g. the payload class failed to load: retried by the backoff
+    }
+    WorkerJob<T> typed = new WorkerJob<>(delivery, payload);
+    try {
+      handler.handle(typed);
+    } catch (VirtualMachineError fatal) {
+      throw fatal;
+    } catch (Throwable t) {
+      return Outcome.failed(t);
+    }
+    return typed.outcome();
   }
 
   @Override
