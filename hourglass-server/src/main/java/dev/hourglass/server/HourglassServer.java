@@ -119,14 +119,15 @@ public final class HourglassServer implements AutoCloseable {
                           new NetworkConnectionLimit(config.limits().maxConnections(), server);
                       server.addBean(connections);
                       metrics.httpConnections(connections::getNetworkConnectionCount);
-                      server.insertHandler(new PathCheck());
+                      server.insertHandler(
+                          new PathCheck(RequestBodies.drainLimit(config.maxBodyBytes())));
                       server.insertHandler(new GracefulHandler());
                       server.setErrorHandler(new JsonErrorHandler());
                     });
                 c.routes.before(ctx -> ctx.attribute(STARTED_NANOS, System.nanoTime()));
                 c.routes.after(
                     ctx -> {
-                      RequestBodies.drainRest(ctx);
+                      RequestBodies.drainRest(ctx, RequestBodies.drainLimit(config.maxBodyBytes()));
                       timeRequest(metrics, ctx);
                     });
                 Routes.install(c, api, ops);

@@ -21,6 +21,13 @@ import org.eclipse.jetty.util.Callback;
  * decoder failed and the request was answered 500 (found by FuzzTest).
  */
 public final class PathCheck extends Handler.Wrapper {
+  private final long drainLimit;
+
+  /** {@code drainLimit}: what is read and dropped of a refused request's body at most. */
+  public PathCheck(long drainLimit) {
+    this.drainLimit = drainLimit;
+  }
+
   @Override
   public boolean handle(Request request, Response response, Callback callback) throws Exception {
     if (decodes(request.getHttpURI().getPath())) {
@@ -32,7 +39,7 @@ public final class PathCheck extends Handler.Wrapper {
                 "bad_request", "malformed request: the path is not percent-encoded UTF-8"));
     drainThen(
         request,
-        RequestBodies.DRAIN_LIMIT,
+        drainLimit,
         () -> {
           response.setStatus(400);
           response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");

@@ -9,7 +9,6 @@ import java.io.UncheckedIOException;
 
 /** How the server reads request bodies, and what it does with those its routes leave unread. */
 public final class RequestBodies {
-  static final int DRAIN_LIMIT = 16 * 1024 * 1024;
 
   /** Request attribute: {@link #read} read all the body declared, so there is nothing to drain. */
   private static final String READ_TO_THE_END = "hourglass.bodyReadToTheEnd";
@@ -17,12 +16,26 @@ public final class RequestBodies {
   private RequestBodies() {}
 
   /**
-   * Reads and drops what is left of the request body, up to {@value #DRAIN_LIMIT} bytes; the server
-   * runs it after every request, before the answer goes out. A request refused before its body was
-   * read (401, 403, 405, a bad queue name), or a route with no use for a body (a GET that has one),
-   * would otherwise leave it unread: Jetty then closes the connection, while the client is still
-   * sending (it sees a broken connection instead of the answer) or after the answer, without saying
-   * so (a client reusing the connection gets no answer to its next request).
+   * How much of a body the server reads and drops when it answers without using it: twice the
+   * largest body it accepts, so that a client sending a body over the limit by up to as much again
+   * gets its 413 rather than a connection closed under it (a body larger still may, since the
+   * server then closes with bytes unread).
+   *
+   * @param maxBodyBytes the largest body accepted
+   * @return bytes to drain at most
+   */
+  public static long drainLimit(long maxBodyBytes) {
+    return 2 * maxBodyBytes;
+  }
+
+  /**
+   * Reads and drops what is left of the request body, up to {@code limit} bytes ({@link
+   * #drainLimit}); the server runs it after every request, before the answer goes out. A request
+   * refused before its body was read (401, 403, 405, a bad queue name), or a route with no use for
+   * a body (a GET that has one), would otherwise leave it unread: Jetty then closes the connection,
+   * while the client is still sending (it sees a broken connection instead of the answer) or after
+   * the answer, without saying so (a client reusing the connection gets no answer to its next
+   * request).
    */
   /**
    * The request body, read in one array of the length the client declared (Javalin's {@code
@@ -60,7 +73,7 @@ public final class RequestBodies {
         HttpStatus.CONTENT_TOO_LARGE.getCode(), HttpStatus.CONTENT_TOO_LARGE.getMessage());
   }
 
-  public static void drainRest(Context ctx) {
+  public static void drainRest(Context ctx, long limit) {
     if (ctx.attribute(READ_TO_THE_END) != null) {
       return;
     }
@@ -71,7 +84,7 @@ public final class RequestBodies {
         return;
       }
       byte[] buffer = new byte[8192];
-      long left = DRAIN_LIMIT - 1;
+      long left = limit - 1;
       int n;
       while (left > 0 && (n = in.read(buffer, 0, (int) Math.min(buffer.length, left))) > 0) {
         left -= n;
