@@ -94,6 +94,24 @@ class WorkerTest extends HourglassTestBase {
         .isNotEqualTo(Optional.of("java.lang.InternalError: simulated"));
   }
 
+  /** A stack overflow is the handler's own recursion: it fails the attempt like an exception. */
+  @Test
+  void aStackOverflowFailsTheAttempt() {
+    Hourglass h = live();
+    Queue<byte[]> q = h.queue("deep");
+    q.enqueue(spec("deep").maxAttempts(1).build());
+    Worker w =
+        h.worker(
+            "deep",
+            job -> {
+              throw new StackOverflowError("recursed");
+            });
+    await().atMost(LIVENESS).until(() -> q.stats().dead() == 1);
+    w.close();
+    assertThat(q.get("deep").orElseThrow().lastError())
+        .hasValue("java.lang.StackOverflowError: recursed");
+  }
+
   @Test
   void theLastErrorIsOneLineOfTheExceptionAndItsCausesAtMost1000Characters() {
     Hourglass h = live();

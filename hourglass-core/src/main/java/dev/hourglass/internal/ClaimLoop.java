@@ -202,9 +202,11 @@ final class ClaimLoop implements Runnable {
    */
   private void awaitWake() throws InterruptedException {
     CountDownLatch woken = new CountDownLatch(1);
-    WakeWatch.Wait wait = wakes.await(part, seen, woken::countDown);
+    WakeWatch.Wait wait = wakes.on(part, woken::countDown);
     try {
-      woken.await(options.idleWait().toMillis(), TimeUnit.MILLISECONDS);
+      if (wakes.park(wait, seen)) { // false: the client is closing, and stops this loop
+        woken.await(options.idleWait().toMillis(), TimeUnit.MILLISECONDS);
+      }
     } finally {
       wakes.cancel(wait);
       seen = wakes.generation(part);

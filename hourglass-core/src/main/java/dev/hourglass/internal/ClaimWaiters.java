@@ -107,10 +107,12 @@ final class ClaimWaiters {
     }
     // The claim that came back empty has just read the settings: the cached copy is fresh.
     List<Partition> parts = queue.cached().partitions();
-    w.parked = wakes.awaitAny(parts, seen, () -> callbacks.execute(() -> attempt(w)));
-    if (w.result.isDone()) {
-      wakes.cancel(
-          w.parked); // completed meanwhile (cancelled, closed): forget() may have missed it
+    WakeWatch.Wait wait = wakes.onAny(parts, () -> callbacks.execute(() -> attempt(w)));
+    w.parked = wait; // before it can fire: a wake-up's claim may park this waiter again
+    if (!wakes.park(wait, seen)) {
+      w.result.complete(List.of()); // the client is closing
+    } else if (w.result.isDone()) {
+      wakes.cancel(wait); // completed meanwhile (cancelled, closed): forget() may have missed it
     } else if (w.remainingNanos() <= 0) {
       expire(w); // the deadline timer ran while this waiter was claiming
     } else if (!w.timerSet) {

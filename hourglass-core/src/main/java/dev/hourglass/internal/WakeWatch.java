@@ -1,13 +1,12 @@
 package dev.hourglass.internal;
 
-import dev.hourglass.HourglassException;
 import dev.hourglass.internal.store.BlockingConnection;
 import dev.hourglass.internal.store.Partition;
 import dev.hourglass.internal.store.Store;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -18,30 +17,30 @@ import org.slf4j.LoggerFactory;
  * The one wake-up wait of a queue in this client, for all its consumers here: the claim loops of
  * workers (each on one partition) and long polls (on any partition). While anyone waits on a
  * partition, one watcher thread blocks on its wake list (BLPOP on a connection of its own, {@value
- * #BLOCK_SECONDS} s at a time), and each token it takes wakes every wait on that partition. A token
- * that arrives when nobody waits any more is pushed back for other consumers.
+ * #BLOCK_SECONDS} s at a time). A token it takes wakes every long poll waiting on the partition and
+ * one claim loop, the one that has waited longest, as a BLPOP of its own would have: a claim that
+ * leaves ready jobs behind pushes another token for the next. A token that arrives when nobody
+ * waits any more is pushed back for other consumers.
  *
- * <p>Each partition counts the tokens taken (its generation), and the queue counts them all. A
- * consumer reads the count before it claims and waits from that count: a token that arrived between
- * its claim and its wait wakes it at once, so no wake-up falls into that gap.
+ * <p>Each partition counts the tokens taken, and the queue counts them all. A consumer reads the
+ * count before it claims and parks its wait from that count: a token taken between its claim and
+ * its parking wakes it at once, so no wake-up falls into that gap.
  */
 final class WakeWatch {
   private static final Logger log = LoggerFactory.getLogger(WakeWatch.class);
-  // As long as a worker's default idleWait: an idle queue costs Redis one BLPOP per partition per
-  // 30 s, however many workers and long polls of it wait in this client.
-  private static final int BLOCK_SECONDS = 30;
+  private static final int BLOCK_SECONDS = 10;
   private static final Duration BLOCK = Duration.ofSeconds(BLOCK_SECONDS);
   private static final long FAILURE_PAUSE_MS = 200;
 
-  /** A registered wait: cancel it when it is no longer wanted. */
+  /** A wait: made, then parked with {@link #park}; cancel it when it is no longer wanted. */
   static final class Wait {
     private final List<Partition> parts;
-    private final boolean onFailure;
+    private final boolean anyPartition; // a long poll's; else a claim loop's, on one partition
     private final Runnable onWake;
 
-    private Wait(List<Partition> parts, boolean onFailure, Runnable onWake) {
+    private Wait(List<Partition> parts, boolean anyPartition, Runnable onWake) {
       this.parts = parts;
-      this.onFailure = onFailure;
+      this.anyPartition = anyPartition;
       this.onWake = onWake;
     }
   }
@@ -49,10 +48,12 @@ final class WakeWatch {
   private final String queue;
   private final Store store;
   private final Object lock = new Object();
-  private final Map<Partition, Long> generations = new HashMap<>(); // guarded by lock
-  private final Map<Partition, Integer> waiting = new HashMap<>(); // waits per partition, ditto
-  private final Set<Wait> waits = new HashSet<>(); // guarded by lock
-  private final Map<Partition, Watcher> watchers = new HashMap<>(); // guarded by lock
+  // Keyed by the partition's channel, which names its keys: a queue deleted and made again has new
+  // Partition objects for the same keys.
+  private final Map<String, Long> generations = new HashMap<>(); // guarded by lock
+  private final Map<String, Integer> waiting = new HashMap<>(); // parked waits per partition, ditto
+  private final Set<Wait> waits = new LinkedHashSet<>(); // in parking order; guarded by lock
+  private final Map<String, Watcher> watchers = new HashMap<>(); // guarded by lock
   private long total; // guarded by lock
   private boolean closed; // guarded by lock
 
@@ -61,103 +62,120 @@ final class WakeWatch {
     this.store = store;
   }
 
-  /** Tokens taken on every partition so far. */
+  /** Tokens taken on every partition so far: what a long poll parks from. */
   long generation() {
     synchronized (lock) {
       return total;
     }
   }
 
-  /** Tokens taken on {@code part} so far. */
+  /** Tokens taken on {@code part} so far: what its claim loop parks from. */
   long generation(Partition part) {
     synchronized (lock) {
-      return generations.getOrDefault(part, 0L);
+      return generations.getOrDefault(part.channel(), 0L);
     }
   }
 
   /**
-   * Runs {@code onWake} once when a token of {@code part} is taken after the count {@code seen}
-   * (from {@link #generation(Partition)}), or the wait on its wake list fails (the connection was
-   * lost, Redis went away: a claim loop then claims, and finds out): at once, on this thread, if a
-   * token was taken already; else on the watcher's thread, where it must not block. Null after
-   * {@link #close}.
+   * A claim loop's wait on {@code part}: {@code onWake} runs once, when a token is taken for it or
+   * the wait on the wake list fails (the connection was lost, Redis went away: the loop then
+   * claims, and finds out).
    */
-  Wait await(Partition part, long seen, Runnable onWake) {
-    return register(List.of(part), true, generation(part) != seen, onWake);
+  Wait on(Partition part, Runnable onWake) {
+    return new Wait(List.of(part), false, onWake);
   }
 
   /**
-   * As {@link #await(Partition, long, Runnable)}, for a token of any of {@code parts}, from the
-   * count of {@link #generation()}; a failed wait does not wake it (a long poll waits on).
+   * A long poll's wait: {@code onWake} runs once, when a token of any of {@code parts} is taken.
    */
-  Wait awaitAny(List<Partition> parts, long seen, Runnable onWake) {
-    return register(parts, false, generation() != seen, onWake);
+  Wait onAny(List<Partition> parts, Runnable onWake) {
+    return new Wait(List.copyOf(parts), true, onWake);
   }
 
-  private Wait register(
-      List<Partition> parts, boolean onFailure, boolean alreadyWoken, Runnable onWake) {
-    Wait w = new Wait(parts, onFailure, onWake);
+  /**
+   * Parks {@code w} from the count {@code seen} ({@link #generation()} for a long poll's, {@link
+   * #generation(Partition)} for a claim loop's): when a token was taken since, its {@code onWake}
+   * runs at once on this thread; else later on a watcher's thread, where it must not block. False
+   * after {@link #close}: the wait will never fire.
+   */
+  boolean park(Wait w, long seen) {
     synchronized (lock) {
       if (closed) {
-        return null;
+        return false;
       }
-      if (!alreadyWoken) {
+      long now = w.anyPartition ? total : generations.getOrDefault(w.parts.get(0).channel(), 0L);
+      if (now == seen) {
         waits.add(w);
-        for (Partition p : parts) {
-          waiting.merge(p, 1, Integer::sum);
-          watchers.computeIfAbsent(p, Watcher::new);
+        for (Partition p : w.parts) {
+          waiting.merge(p.channel(), 1, Integer::sum);
+          watchers.computeIfAbsent(p.channel(), k -> new Watcher(p));
         }
         lock.notifyAll();
-        return w;
+        return true;
       }
     }
-    onWake.run();
-    return w;
+    run(w);
+    return true;
   }
 
   /**
-   * Ends a wait: true when it had not fired (false when it had, or {@code w} is null), so that it
-   * never will.
+   * Ends a wait: true when it was parked and had not fired (false when it had, or was never parked,
+   * or {@code w} is null), so that it never will.
    */
   boolean cancel(Wait w) {
     if (w == null) {
       return false;
     }
     synchronized (lock) {
-      if (!waits.remove(w)) {
-        return false;
-      }
-      w.parts.forEach(p -> waiting.merge(p, -1, Integer::sum));
-      return true;
+      return unpark(w);
     }
   }
 
+  private boolean unpark(Wait w) {
+    if (!waits.remove(w)) {
+      return false;
+    }
+    w.parts.forEach(p -> waiting.merge(p.channel(), -1, Integer::sum));
+    return true;
+  }
+
   /**
-   * A token of {@code part} was taken (or, {@code failed}, the wait for one failed): wakes its
-   * waits (those that asked to be woken by a failure); false when there were none.
+   * A token of {@code part} was taken: wakes the long polls waiting on it and the claim loop that
+   * has waited longest; false when nobody waited. Or ({@code failed}) the wait for one failed:
+   * wakes every claim loop waiting on it.
    */
   private boolean woken(Partition part, boolean failed) {
     List<Wait> fired = new ArrayList<>();
     synchronized (lock) {
       if (!failed) {
-        generations.merge(part, 1L, Long::sum);
+        generations.merge(part.channel(), 1L, Long::sum);
         total++;
       }
+      boolean loopWoken = false;
       for (Wait w : waits) {
-        if (w.parts.contains(part) && (w.onFailure || !failed)) {
+        if (!w.parts.contains(part)) {
+          continue;
+        }
+        if (w.anyPartition ? !failed : failed || !loopWoken) {
           fired.add(w);
+          loopWoken |= !w.anyPartition;
         }
       }
-      for (Wait w : fired) {
-        waits.remove(w);
-        w.parts.forEach(p -> waiting.merge(p, -1, Integer::sum));
-      }
+      fired.forEach(this::unpark);
     }
-    fired.forEach(w -> w.onWake.run());
+    fired.forEach(WakeWatch::run);
     return !fired.isEmpty();
   }
 
-  /** Stops the watchers; waits left never fire. */
+  private static void run(Wait w) {
+    try {
+      w.onWake.run();
+    } catch (RuntimeException e) {
+      log.warn("a wake-up's follow-up failed", e); // one waiter's; the others are woken still
+    }
+  }
+
+  /** Stops the watchers; waits left never fire, and none parks from now on. */
   void close() {
     List<Watcher> stopping;
     synchronized (lock) {
@@ -192,9 +210,9 @@ final class WakeWatch {
             if (token != null && !woken(part, false)) {
               connection.returnWake(part, token);
             }
-          } catch (HourglassException e) {
+          } catch (RuntimeException e) { // HourglassException from Redis, or anything else
             if (!isClosed()) {
-              log.debug("wake-up wait on {} ended early: {}", queue, e.getMessage());
+              log.debug("wake-up wait on {} ended early: {}", queue, e.toString());
               woken(part, true);
               connection.drop();
               Thread.sleep(FAILURE_PAUSE_MS); // a pause before the next try, not a wait for state
@@ -210,7 +228,7 @@ final class WakeWatch {
 
     private boolean awaitWaits() throws InterruptedException {
       synchronized (lock) {
-        while (!closed && waiting.getOrDefault(part, 0) <= 0) {
+        while (!closed && waiting.getOrDefault(part.channel(), 0) <= 0) {
           lock.wait();
         }
         return !closed;

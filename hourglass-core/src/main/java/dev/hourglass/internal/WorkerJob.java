@@ -28,8 +28,19 @@ final class WorkerJob<T> implements Job<T> {
    * Decodes the payload and runs the handler on it: how the delivery is to be settled. A payload
    * the codec refuses never reaches the handler: retrying cannot make it decodable, so the job goes
    * dead with the decoder's message. Anything else the decoder or the handler throws fails the
-   * attempt, except a {@link VirtualMachineError}, which is thrown on.
+   * attempt, except a failure of the JVM itself, which is thrown on ({@link #throwIfFatal}).
    */
+  /**
+   * Throws on a failure of the JVM itself: a {@link VirtualMachineError} (out of memory, an
+   * internal error), but not a {@link StackOverflowError}, which a handler's own recursion causes
+   * and its thread survives: that one fails the attempt like any exception.
+   */
+  private static void throwIfFatal(Throwable t) {
+    if (t instanceof VirtualMachineError fatal && !(t instanceof StackOverflowError)) {
+      throw fatal;
+    }
+  }
+
   static <T> Outcome run(Delivery<byte[]> job, PayloadCodec<T> codec, JobHandler<T> handler) {
     Delivery<T> delivery = job.as(codec);
     T payload;
@@ -38,17 +49,15 @@ final class WorkerJob<T> implements Job<T> {
     } catch (PayloadDecodingException e) {
       log.warn("job {} in {} went dead: {}", job.id(), job.queue(), e.getMessage());
       return Outcome.dead(e.getMessage());
-    } catch (VirtualMachineError fatal) {
-      throw fatal;
     } catch (Throwable t) {
+      throwIfFatal(t);
       return Outcome.failed(t); // e.g. the payload class failed to load: retried by the backoff
     }
     WorkerJob<T> typed = new WorkerJob<>(delivery, payload);
     try {
       handler.handle(typed);
-    } catch (VirtualMachineError fatal) {
-      throw fatal;
     } catch (Throwable t) {
+      throwIfFatal(t);
       return Outcome.failed(t);
     }
     return typed.outcome();

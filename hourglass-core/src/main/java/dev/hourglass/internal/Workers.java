@@ -27,6 +27,10 @@ final class Workers {
     }
     W worker = make.apply(running::remove);
     running.add(worker);
+    if (closed) { // close() ran meanwhile, and may not have seen it
+      worker.close();
+      throw new HourglassException("this Hourglass client is closed");
+    }
     worker.start();
     return worker;
   }
