@@ -82,6 +82,25 @@ class LongPollClaimTest extends HourglassTestBase {
     }
   }
 
+  /**
+   * A queue deleted and made again through this client has new partition objects for the same keys;
+   * its wake-up watcher, made for the old ones, still wakes the waiters of the new.
+   */
+  @Test
+  void aQueueDeletedAndMadeAgainStillWakesItsWaiters() throws Exception {
+    Queue<byte[]> consumer = live().queue("lp-again");
+    Queue<byte[]> producer = manual().queue("lp-again");
+    for (int round = 0; round < 2; round++) {
+      CompletableFuture<List<Delivery<byte[]>>> waiting =
+          consumer.claimAsync(1, VISIBILITY, LONG_WAIT);
+      awaitParked(1);
+      producer.enqueue(job("j" + round));
+      List<Delivery<byte[]>> got = waiting.get(LIVENESS.toSeconds(), SECONDS);
+      assertThat(got).extracting(Delivery::id).containsExactly("j" + round);
+      assertThat(consumer.deleteWithJobs()).isEqualTo(1);
+    }
+  }
+
   @Test
   void aDelayedJobThatBecomesDueDuringTheWaitEndsItNotBefore() throws Exception {
     Queue<byte[]> q = live().queue("lp-due");

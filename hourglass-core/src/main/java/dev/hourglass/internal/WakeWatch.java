@@ -35,11 +35,13 @@ final class WakeWatch {
   /** A wait: made, then parked with {@link #park}; cancel it when it is no longer wanted. */
   static final class Wait {
     private final List<Partition> parts;
+    private final List<String> keys; // the parts' channels: what the watch keys partitions by
     private final boolean anyPartition; // a long poll's; else a claim loop's, on one partition
     private final Runnable onWake;
 
     private Wait(List<Partition> parts, boolean anyPartition, Runnable onWake) {
       this.parts = parts;
+      this.keys = parts.stream().map(Partition::channel).toList();
       this.anyPartition = anyPartition;
       this.onWake = onWake;
     }
@@ -103,12 +105,13 @@ final class WakeWatch {
       if (closed) {
         return false;
       }
-      long now = w.anyPartition ? total : generations.getOrDefault(w.parts.get(0).channel(), 0L);
+      long now = w.anyPartition ? total : generations.getOrDefault(w.keys.get(0), 0L);
       if (now == seen) {
         waits.add(w);
-        for (Partition p : w.parts) {
-          waiting.merge(p.channel(), 1, Integer::sum);
-          watchers.computeIfAbsent(p.channel(), k -> new Watcher(p));
+        for (int i = 0; i < w.parts.size(); i++) {
+          Partition p = w.parts.get(i);
+          waiting.merge(w.keys.get(i), 1, Integer::sum);
+          watchers.computeIfAbsent(w.keys.get(i), key -> new Watcher(p, key));
         }
         lock.notifyAll();
         return true;
@@ -135,25 +138,25 @@ final class WakeWatch {
     if (!waits.remove(w)) {
       return false;
     }
-    w.parts.forEach(p -> waiting.merge(p.channel(), -1, Integer::sum));
+    w.keys.forEach(key -> waiting.merge(key, -1, Integer::sum));
     return true;
   }
 
   /**
-   * A token of {@code part} was taken: wakes the long polls waiting on it and the claim loop that
-   * has waited longest; false when nobody waited. Or ({@code failed}) the wait for one failed:
-   * wakes every claim loop waiting on it.
+   * A token of the partition of {@code key} was taken: wakes the long polls waiting on it and the
+   * claim loop that has waited longest; false when nobody waited. Or ({@code failed}) the wait for
+   * one failed: wakes every claim loop waiting on it.
    */
-  private boolean woken(Partition part, boolean failed) {
+  private boolean woken(String key, boolean failed) {
     List<Wait> fired = new ArrayList<>();
     synchronized (lock) {
       if (!failed) {
-        generations.merge(part.channel(), 1L, Long::sum);
+        generations.merge(key, 1L, Long::sum);
         total++;
       }
       boolean loopWoken = false;
       for (Wait w : waits) {
-        if (!w.parts.contains(part)) {
+        if (!w.keys.contains(key)) { // by key: Partition objects are made again with the settings
           continue;
         }
         if (w.anyPartition ? !failed : failed || !loopWoken) {
@@ -191,11 +194,13 @@ final class WakeWatch {
   /** Blocks on one partition's wake list while anyone waits on it; sleeps on the monitor else. */
   private final class Watcher implements Runnable {
     private final Partition part;
+    private final String key;
     private final Thread thread;
     private final BlockingConnection connection = store.blockingConnection(BLOCK);
 
-    Watcher(Partition part) {
+    Watcher(Partition part, String key) {
       this.part = part;
+      this.key = key;
       this.thread = new Thread(this, "hourglass-wake-" + queue + "." + part.index());
       thread.setDaemon(true);
       thread.start();
@@ -207,13 +212,13 @@ final class WakeWatch {
         while (awaitWaits()) {
           try {
             byte[] token = connection.awaitWake(part, BLOCK);
-            if (token != null && !woken(part, false)) {
+            if (token != null && !woken(key, false)) {
               connection.returnWake(part, token);
             }
           } catch (RuntimeException e) { // HourglassException from Redis, or anything else
             if (!isClosed()) {
               log.debug("wake-up wait on {} ended early: {}", queue, e.toString());
-              woken(part, true);
+              woken(key, true);
               connection.drop();
               Thread.sleep(FAILURE_PAUSE_MS); // a pause before the next try, not a wait for state
             }
@@ -228,7 +233,7 @@ final class WakeWatch {
 
     private boolean awaitWaits() throws InterruptedException {
       synchronized (lock) {
-        while (!closed && waiting.getOrDefault(part.channel(), 0) <= 0) {
+        while (!closed && waiting.getOrDefault(key, 0) <= 0) {
           lock.wait();
         }
         return !closed;
