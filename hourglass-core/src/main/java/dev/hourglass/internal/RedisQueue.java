@@ -38,9 +38,6 @@ final class RedisQueue {
 
   private final String name;
   private final QueueTopology topology;
-  private final Store store;
-  private final ServerClock clock;
-  private final HourglassBuilder.Config config;
   private final Promoters promoters;
   private final Workers workers;
   private final Executor callbacks;
@@ -59,9 +56,9 @@ final class RedisQueue {
   RedisQueue(QueueTopology topology, QueueServices c) {
     this.name = topology.name();
     this.topology = topology;
-    this.store = c.store();
-    this.clock = c.clock();
-    this.config = c.config();
+    Store store = c.store();
+    ServerClock clock = c.clock();
+    HourglassBuilder.Config config = c.config();
     this.promoters = c.promoters();
     this.workers = c.workers();
     this.callbacks = c.callbacks();

@@ -9,7 +9,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * The dedicated connection one thread blocks on (BLPOP on a partition's wake list), which another
  * thread closes to end a block in progress. Opened on first use and again after a failure; each
  * connection is closed exactly once, since Lettuce warns "Connection is already closed" on a second
- * close. Used by the claim loops and the long-poll watchers.
+ * close. Used by the wake-up watchers of WakeWatch, one per partition a consumer waits on.
  */
 public final class BlockingConnection {
   private final RedisConnector redis;
