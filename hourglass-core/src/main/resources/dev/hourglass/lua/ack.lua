@@ -1,6 +1,6 @@
 --- @include "partition"
 -- ack: finish deliveries; each job is gone. One call settles one or many jobs of the partition.
--- KEYS[1..10] the partition keys; then KEYS[10+g] the pool HASH of group g (1-based).
+-- KEYS[1..13] the partition keys; then KEYS[13+g] the pool HASH of group g (1-based).
 -- ARGV[1] pools S; ARGV[2] G, the number of groups; ARGV[3..2+G] each group's job count; ARGV[3+G] the jobs, group
 --   by group, each struct '<Bc0Bc0': a member (of a job in its group's pool), the lease token of its delivery. A
 --   member appears at most once with one token: of two deliveries of one job in a call, at most one holds its
@@ -25,7 +25,7 @@ local reply, r = { OK }, 1 -- r: length of reply (counters instead of #t, which 
 -- The acked members, in order: members itself until a token is refused (nearly never), then a copy.
 local acked, a, from = members, 1, 1
 for g = 1, groups do
-  local key, c = KEYS[10 + g], tonumber(ARGV[2 + g])
+  local key, c = KEYS[FIRST_EXTRA_KEY - 1 + g], tonumber(ARGV[2 + g])
   local first = a
   for i = from, from + c - 1 do
     if current[i] == tokens[i] then

@@ -1,7 +1,7 @@
 --- @include "partition"
 --- @include "jobs"
 -- cancel: remove a job that is delayed, ready or dead. A leased job belongs to its consumer and is refused.
--- KEYS[1..10] the partition keys; KEYS[11] the job's pool HASH.
+-- KEYS[1..13] the partition keys; KEYS[14] the job's pool HASH.
 -- ARGV[1] pools S; ARGV[2] member.
 -- Reply: { status } 0 cancelled, 1 not found, 3 inflight.
 load_meta(false)

@@ -2,7 +2,7 @@
 -- claim: lease up to max ready jobs (the jobs in near that are due by the server clock), oldest due first. While
 -- clock work has fallen due (meta.cu, see catch_up.lua) it answers CATCH_UP and changes nothing: its caller runs
 -- clock.lua and claims again, so an overdue job is claimed even when no promoter has run.
--- KEYS[1..10] the partition keys; KEYS[11..10+S] every pool HASH in index order.
+-- KEYS[1..13] the partition keys; KEYS[14..13+S] every pool HASH in index order.
 -- ARGV[1] pools S; ARGV[2] max jobs; ARGV[3] visibility ms for this claim (0 = each job's own); ARGV[4] the lease
 --   token of this claim (random, from the client: no two claims share one, and a claim leases a job at most once,
 --   so a member and a token name one delivery). leases holds the token; the receipt a consumer gets adds the job's

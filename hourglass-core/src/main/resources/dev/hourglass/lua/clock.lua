@@ -3,7 +3,7 @@
 -- clock: the clock work of a partition (catch_up.lua: ttl expiry, lapsed leases, slot lists that start before now
 -- + a lookahead) and, for a promoter, dead-letter retention. Claims and promoter passes answer CATCH_UP instead of
 -- working while any of it is due, and their caller runs this first.
--- KEYS[1..10] the partition keys; KEYS[11..10+S] every pool HASH in index order; then m declared slot LISTs.
+-- KEYS[1..13] the partition keys; KEYS[14..13+S] every pool HASH in index order; then m declared slot LISTs.
 -- ARGV[1] pools S; ARGV[2] lookahead ms (slot lists starting before now + it load into near; 1 for a claim);
 --   ARGV[3] budget (most jobs moved per step); ARGV[4] dead retention age ms (0 = keep); ARGV[5] dead retention
 --   count (0 = no limit); ARGV[6] '1' to apply the retention (a promoter), else '0'; ARGV[7] m, the number of

@@ -2,7 +2,7 @@
 --- @include "pools"
 --- @include "jobs"
 -- dead_purge: delete the oldest dead jobs for good.
--- KEYS[1..10] the partition keys; KEYS[11..10+S] every pool HASH in index order.
+-- KEYS[1..13] the partition keys; KEYS[14..13+S] every pool HASH in index order.
 -- ARGV[1] pools S; ARGV[2] limit.
 -- Reply: { status, count deleted }
 load_meta(false)

@@ -2,7 +2,7 @@
 --- @include "pools"
 --- @include "record"
 -- dead_requeue: make dead jobs ready again (in near, due now) with their attempts reset (last error kept).
--- KEYS[1..10] the partition keys; KEYS[11..10+S] every pool HASH in index order.
+-- KEYS[1..13] the partition keys; KEYS[14..13+S] every pool HASH in index order.
 -- ARGV[1] pools S; ARGV[2] member, or '' for the oldest dead jobs; ARGV[3] limit (with '').
 -- Reply: { status, count requeued } (status 1 when the given id is not dead).
 load_meta(false)

@@ -3,7 +3,7 @@
 -- unless it has one already. Runs on partition 0, whose meta field zc names the current dictionary; a dictionary
 -- lives in field z<id> of the meta hash of each partition holding payloads compressed with it (dictionary_held()
 -- in dictionary.lua's include).
--- KEYS[1..10] partition 0's keys. ARGV[1] pools S; ARGV[2] the dictionary's id (decimal); ARGV[3] its bytes.
+-- KEYS[1..13] partition 0's keys. ARGV[1] pools S; ARGV[2] the dictionary's id (decimal); ARGV[3] its bytes.
 -- Reply: { OK, the current dictionary's id, and its bytes when that is another one }.
 load_meta(true)
 local current = redis.call('HGET', K_META, 'zc')

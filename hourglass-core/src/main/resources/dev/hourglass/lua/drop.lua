@@ -4,7 +4,7 @@
 -- a job in any state (dead included) and changes nothing. Slot lists go as the caller declares them: while
 -- undeclared ones remain, the declared ones are deleted and the reply asks for the next ones (NEED_SLOTS); when none
 -- remains, every other key of the partition goes.
--- KEYS[1..10] the partition keys; KEYS[11..10+S] every pool HASH in index order; then m declared slot LISTs.
+-- KEYS[1..13] the partition keys; KEYS[14..13+S] every pool HASH in index order; then m declared slot LISTs.
 -- ARGV[1] pools S; ARGV[2] '1' to delete jobs too; ARGV[3] m, the number of declared slot lists; ARGV[4..3+m] their
 --   starts.
 -- Reply: { OK, jobs deleted }, { NOT_EMPTY, jobs } or { NEED_SLOTS, slot starts... }.

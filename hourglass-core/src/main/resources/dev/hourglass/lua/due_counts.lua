@@ -4,7 +4,7 @@
 -- to show the work to come. Jobs in near count exactly, by due time. A slot list counts at its start (its jobs fall
 -- due within one slot width after it) by its length, which still holds the entries a cancel or reschedule left
 -- behind until the slot loads: past the first slot width, the counts are close, not exact.
--- KEYS[1..10] the partition keys; KEYS[11..10+S] every pool HASH in index order; then m declared slot LISTs.
+-- KEYS[1..13] the partition keys; KEYS[14..13+S] every pool HASH in index order; then m declared slot LISTs.
 -- ARGV[1] pools S; ARGV[2] h, the number of horizons; ARGV[3..2+h] the horizons in ms, ascending; ARGV[3+h] m, the
 --   number of declared slot lists; ARGV[4+h..3+h+m] their starts.
 -- Reply: { OK, then the count within each horizon }, or { NEED_SLOTS, slot starts... } (every slot list that

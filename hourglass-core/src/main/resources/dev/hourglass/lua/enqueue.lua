@@ -6,7 +6,7 @@
 -- enqueue: create jobs whose ids the caller was given, in one partition: each is looked up first, and refused as a
 -- duplicate of a live job that holds its id. (Ids the client made at random go through enqueue_fresh.lua.) The
 -- caller sends each member at most once per call, and the jobs of one pool one after the other.
--- KEYS[1..10] the partition keys; then KEYS[10+g] the pool HASH of group g (1-based); then m declared slot LISTs
+-- KEYS[1..13] the partition keys; then KEYS[13+g] the pool HASH of group g (1-based); then m declared slot LISTs
 --   (the slot lists the caller expects the jobs' due times to fall in; see placement() in place.lua).
 -- ARGV[1] pools S; ARGV[2] the client's estimate of the server clock its records were written at (their created
 --   time, the due time of a delay, the expiry of a ttl), or 0 when they hold none of the last two; ARGV[3] the most
@@ -46,7 +46,7 @@ end
 local members, n, pos = {}, 0, 1
 local existing, expired = nil, 0
 for g = 1, groups do
-  local key, c = KEYS[10 + g], tonumber(argv[4 + g])
+  local key, c = KEYS[FIRST_EXTRA_KEY - 1 + g], tonumber(argv[4 + g])
   for j = n + 1, n + c do
     members[j], pos = unpack_struct(MEMBER, member_blob, pos)
   end
@@ -126,7 +126,7 @@ for g = 1, groups do
       created = created + 1
     end
   end
-  if p > 0 then write('HSET', KEYS[10 + g], pairs_, p) end
+  if p > 0 then write('HSET', KEYS[FIRST_EXTRA_KEY - 1 + g], pairs_, p) end
 end
 
 -- 3. The placements, one command per target key.

@@ -3,7 +3,7 @@
 -- enqueue_fresh: create jobs whose ids no live job can hold (the client made them at random for these jobs) in one
 -- partition, without looking them up. The client writes each record whole and sorts the jobs by where they go, so
 -- each group is written by one command straight from the arguments, with no work per job in the script.
--- KEYS[1..10] the partition keys; KEYS[10+g] the pool HASH of group g (1-based); then L slot LISTs.
+-- KEYS[1..13] the partition keys; KEYS[13+g] the pool HASH of group g (1-based); then L slot LISTs.
 -- ARGV[1] pools S; ARGV[2] the client's estimate of the server clock its records were written at (their created
 --   time, the due time of a delay, the expiry of a ttl), or 0 when they hold none of the last two; ARGV[3] the most
 --   that estimate may lag, ms; ARGV[4] slot width ms; ARGV[5] G; ARGV[6] N, the jobs in near; ARGV[7] T, the jobs
@@ -35,7 +35,7 @@ local a = 10 + groups + 2 * lists -- the first argument of the sections
 local created = 0
 for g = 1, groups do
   local c = tonumber(argv[9 + g])
-  write('HSET', KEYS[10 + g], a, 2 * c)
+  write('HSET', KEYS[FIRST_EXTRA_KEY - 1 + g], a, 2 * c)
   a, created = a + 2 * c, created + c
 end
 
@@ -76,7 +76,7 @@ if not wm then
 end
 for l = 1, lists do
   local start, k = tonumber(argv[8 + groups + 2 * l]), tonumber(argv[9 + groups + 2 * l])
-  local key = KEYS[10 + groups + l]
+  local key = KEYS[FIRST_EXTRA_KEY - 1 + groups + l]
   if start >= wm then
     if call('LLEN', key) == 0 then call('ZADD', K_SLOTS, start, start) end
     write('RPUSH', key, a, k)

@@ -1,7 +1,7 @@
 --- @include "partition"
 --- @include "jobs"
 -- extend: push the lease deadline of a delivery to now + visibility.
--- KEYS[1..10] the partition keys; KEYS[11] the job's pool HASH.
+-- KEYS[1..13] the partition keys; KEYS[14] the job's pool HASH.
 -- ARGV[1] pools S; ARGV[2] member; ARGV[3] lease token; ARGV[4] visibility ms.
 -- Reply: { status, new deadline ms }
 load_meta(false)

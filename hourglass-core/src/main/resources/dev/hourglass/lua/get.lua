@@ -3,7 +3,7 @@
 --- @include "jobs"
 -- get: read one job and its state atomically. The state follows the server clock wherever the job waits: a job
 -- whose due time has passed is ready, in near or in a slot list (the first claim loads it).
--- KEYS[1..10] the partition keys; KEYS[11] the job's pool HASH.
+-- KEYS[1..13] the partition keys; KEYS[14] the job's pool HASH.
 -- ARGV[1] pools S; ARGV[2] member; ARGV[3] '1' to report a job past its ttl that nothing has swept yet (a nack needs
 --   its attempts while its lease still holds it), else '0'.
 -- Reply: { status, record, state, lease deadline or time of death (0 otherwise) }. A job past its ttl is reported

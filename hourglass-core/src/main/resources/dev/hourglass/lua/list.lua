@@ -4,7 +4,7 @@
 -- states follow the server clock. A job's score orders the page: its due time (delayed, ready), lease deadline
 -- (inflight) or time of death (dead); ties by member. The page holds the first jobs after the cursor (score,
 -- member).
--- KEYS[1..10] the partition keys; KEYS[11..10+S] every pool HASH in index order; then m declared slot LISTs.
+-- KEYS[1..13] the partition keys; KEYS[14..13+S] every pool HASH in index order; then m declared slot LISTs.
 -- ARGV[1] pools S; ARGV[2] state: delayed, ready, inflight or dead; ARGV[3] cursor score, or '' for the first
 --   page; ARGV[4] cursor member; ARGV[5] limit; ARGV[6] slot width ms (a slot list holds jobs due within one
 --   width from its start); ARGV[7] m, the number of declared slot lists; ARGV[8..7+m] their starts.

@@ -3,7 +3,7 @@
 --- @include "jobs"
 --- @include "place"
 -- nack: a delivery failed; retry the job after a delay, or move it to dead.
--- KEYS[1..10] the partition keys; KEYS[11] the job's pool HASH; KEYS[12] the slot LIST the caller expects the retry
+-- KEYS[1..13] the partition keys; KEYS[14] the job's pool HASH; KEYS[15] the slot LIST the caller expects the retry
 --   to fall in (see placement() in place.lua).
 -- ARGV[1] pools S; ARGV[2] member; ARGV[3] lease token; ARGV[4] error text; ARGV[5] retry delay ms (the client
 --   computes it from the job's backoff); ARGV[6] '1' to kill the job now; ARGV[7] that slot list's start ms;

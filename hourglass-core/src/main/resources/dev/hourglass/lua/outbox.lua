@@ -1,7 +1,7 @@
 --- @include "partition"
 -- outbox: read a partition's outbox of finished jobs (see outbox_add in partition.lua), mark whether the partition
 -- records them, or remove records an archiver has stored.
--- KEYS[1..10] the partition keys.
+-- KEYS[1..13] the partition keys.
 -- ARGV[1] pools S; ARGV[2] 'read' or 'remove'.
 --   read: ARGV[3] the bound to record with (> 0 sets meta.archive, creating the partition if need be; 0 leaves it
 --     as it is; -1 stops recording); ARGV[4] the most records to return, oldest first (0: only the sizes).

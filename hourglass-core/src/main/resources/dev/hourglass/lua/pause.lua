@@ -2,7 +2,7 @@
 -- pause: pause or resume a partition's deliveries. A paused partition keeps time and takes enqueues, and its
 -- promoter keeps moving jobs, but its claims lease nothing (claim.lua), so workers, long polls and push delivery
 -- all stop. Resuming wakes consumers for the jobs that are ready.
--- KEYS[1..10] the partition keys. ARGV[1] pools S; ARGV[2] '1' to pause, '0' to resume.
+-- KEYS[1..13] the partition keys. ARGV[1] pools S; ARGV[2] '1' to pause, '0' to resume.
 -- Reply: { OK }
 load_meta(true)
 if ARGV[2] == '1' then

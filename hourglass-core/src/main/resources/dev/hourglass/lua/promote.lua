@@ -5,7 +5,7 @@
 -- TIME, without the lock: that is what an idle safety sweep costs. While clock work is due (meta.cu passed, a slot
 -- list starts within the lookahead, dead letters past their retention or retention settings changed) it answers
 -- CATCH_UP instead, and its caller runs clock.lua first, then the pass again.
--- KEYS[1..10] the partition keys.
+-- KEYS[1..13] the partition keys.
 -- ARGV[1] pools S; ARGV[2] owner id; ARGV[3] lock ms; ARGV[4] lookahead ms; ARGV[5] dead retention age ms (0 =
 --   keep); ARGV[6] dead retention count (0 = no limit).
 -- Reply: { OK, leader (1: this caller may plan by the next wake time: it holds the lock, or the partition is idle

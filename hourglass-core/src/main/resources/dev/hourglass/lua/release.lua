@@ -3,7 +3,7 @@
 --- @include "jobs"
 -- release: hand back a delivery that was never started (its worker is closing, or its caller gave up): the job is
 -- ready again at once (in near at its due time) and the attempt does not count.
--- KEYS[1..10] the partition keys; KEYS[11] the job's pool HASH.
+-- KEYS[1..13] the partition keys; KEYS[14] the job's pool HASH.
 -- ARGV[1] pools S; ARGV[2] member; ARGV[3] lease token.
 -- Reply: { status } 0 released, 1 not found, 2 stale receipt.
 load_meta(false)

@@ -3,7 +3,7 @@
 --- @include "jobs"
 --- @include "place"
 -- reschedule: give a delayed or ready job a new due time.
--- KEYS[1..10] the partition keys; KEYS[11] the job's pool HASH; KEYS[12] the slot LIST the caller expects the new
+-- KEYS[1..13] the partition keys; KEYS[14] the job's pool HASH; KEYS[15] the slot LIST the caller expects the new
 --   due time to fall in (see placement() in place.lua).
 -- ARGV[1] pools S; ARGV[2] member; ARGV[3] mode ('d' delay | 'a' absolute); ARGV[4] time value ms;
 --   ARGV[5] that slot list's start ms; ARGV[6] slot width ms.

@@ -2,7 +2,7 @@
 --- @include "catch_up"
 -- stats: counts per state and counters of one partition, read atomically after catching up with the clock
 -- (catch_up.lua): jobs past their ttl have left, overdue slot jobs are in near and counted ready.
--- KEYS[1..10] the partition keys; KEYS[11..10+S] every pool HASH in index order; then m declared slot LISTs.
+-- KEYS[1..13] the partition keys; KEYS[14..13+S] every pool HASH in index order; then m declared slot LISTs.
 -- ARGV[1] pools S; ARGV[2] m, the number of declared slot lists; ARGV[3..2+m] their starts.
 -- Reply: { OK, complete (1, or 0 when a catch-up budget ran out: call again for exact counts), ready, inflight,
 --   dead, the stats HASH as a flat field/value array (enqueued, acked, ...), paused (1|0) }, or

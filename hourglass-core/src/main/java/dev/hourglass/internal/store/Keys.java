@@ -18,7 +18,7 @@ public final class Keys {
    * #layout()}. A client refuses a Redis that holds another; a layout change ships as a one-shot
    * migration (docs/ARCHITECTURE.md).
    */
-  public static final String LAYOUT_VERSION = "8";
+  public static final String LAYOUT_VERSION = "9";
 
   private final String prefix;
 

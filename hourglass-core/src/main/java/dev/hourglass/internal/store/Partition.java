@@ -9,7 +9,19 @@ import java.nio.charset.StandardCharsets;
 public final class Partition {
   /** The keys every partition script receives first, in the order of includes/partition.lua. */
   private static final String[] FIXED_KEY_NAMES = {
-    "meta", "near", "slots", "inflight", "leases", "dead", "ttl", "stats", "wake", "outbox"
+    "meta",
+    "near",
+    "slots",
+    "inflight",
+    "leases",
+    "dead",
+    "ttl",
+    "stats",
+    "wake",
+    "outbox",
+    "prio",
+    "sched",
+    "rate"
   };
 
   private final String base; // ends with the hash tag and a colon

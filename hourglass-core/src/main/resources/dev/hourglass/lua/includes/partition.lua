@@ -1,4 +1,4 @@
--- partition: what every partition script shares (layout version 8): its keys, job members, status codes, the meta
+-- partition: what every partition script shares (layout version 9): its keys, job members, status codes, the meta
 -- hash, the server clock, wake tokens. Every partition script includes it first.
 --
 -- Every partition script receives the same ten leading KEYS, all carrying the partition's hash tag {queue.p}:
@@ -28,7 +28,12 @@
 --   KEYS[10] outbox  STREAM finished jobs waiting for an archiver, oldest first, while meta.archive is set: fields
 --                          m (the job's member), o (outcome: acked, dead, cancelled, expired, purged), t (finished,
 --                          ms), r (the job's record as it finished; see record.lua). See outbox_add()
--- Script-specific KEYS follow from KEYS[11]. ARGV[1] is always the pool count S the caller assumes.
+--   KEYS[11] prio   ZSET  the due jobs of priority 1 to 9 (a job's priority is in its record's flags, see record.lua):
+--                          how they are scored and claimed is written down in includes/priority.lua
+--   KEYS[12] sched  HASH  the partition's schedules (recurring jobs): see includes/schedule.lua
+--   KEYS[13] rate   LIST  the start times (ms) of the deliveries of the last rate period, while the queue has a rate
+--                          limit: see includes/limits.lua
+-- Script-specific KEYS follow from KEYS[14]. ARGV[1] is always the pool count S the caller assumes.
 --
 -- A job is known inside Redis by its member: its id, then one byte naming the pool HASH that holds its record, the
 -- pool's index (0 to 44: below every character an id may hold, so members sort as their ids do; Partition.member in
@@ -47,7 +52,8 @@ redis.replicate_commands()
 
 local K_META, K_NEAR, K_SLOTS, K_INFLIGHT, K_LEASES, K_DEAD, K_TTL, K_STATS, K_WAKE, K_OUTBOX =
   KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9], KEYS[10]
-local FIRST_EXTRA_KEY = 11
+local K_PRIO, K_SCHED, K_RATE = KEYS[11], KEYS[12], KEYS[13]
+local FIRST_EXTRA_KEY = 14
 local OK, NOT_FOUND, STALE, INFLIGHT, DUPLICATE, DEAD, NEED_SLOTS, NOT_EMPTY, CATCH_UP, CLOCK_SKEW =
   0, 1, 2, 3, 4, 5, 6, 7, 8, 9
 local NEED_DICTIONARY = 10

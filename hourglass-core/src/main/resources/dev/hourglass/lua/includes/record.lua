@@ -1,5 +1,6 @@
 -- record: the job record, the value of a pool HASH (RecordCodec in Java reads and writes the same bytes).
--- struct '<i6i6i6BHHI4' (27 bytes) = due, created, expireAt (0 none), flags (bit 0: the payload is compressed),
+-- struct '<i6i6i6BHHI4' (27 bytes) = due, created, expireAt (0 none), flags (bit 0: the payload is compressed;
+-- bit 1: the job is an occurrence of a schedule, see includes/schedule.lua; bits 4-7: the priority 0..9),
 -- attempts (finished attempts), maxAttempts, visibilityMs; then the backoff (B length + bytes; length 0 = the
 -- queue's default), the last error (H length + UTF-8 bytes), then the payload bytes to the end. The client writes
 -- a new record whole, its times from its estimate of the server's clock (which the enqueue scripts check); scripts
