@@ -15,6 +15,7 @@ import java.util.Optional;
  * @param payload the payload, read with the codec of the handle that claimed it
  * @param attempt this delivery's attempt number, 1-based
  * @param maxAttempts deliveries the job gets before it goes dead
+ * @param priority the job's priority, 0 to {@value JobSpec#MAX_PRIORITY}
  * @param receipt the lease token; ack, nack and extend must present it
  * @param leaseUntil the lease deadline, by the Redis server clock
  * @param dueAt when the job was due
@@ -30,6 +31,7 @@ public record Delivery<T>(
     Payload<T> payload,
     int attempt,
     int maxAttempts,
+    int priority,
     String receipt,
     Instant leaseUntil,
     Instant dueAt,
@@ -71,6 +73,7 @@ public record Delivery<T>(
         payload.as(codec),
         attempt,
         maxAttempts,
+        priority,
         receipt,
         leaseUntil,
         dueAt,

@@ -54,6 +54,15 @@ public interface Job<T> {
   }
 
   /**
+   * The job's priority, 0 to {@value JobSpec#MAX_PRIORITY}.
+   *
+   * @return {@code delivery().priority()}
+   */
+  default int priority() {
+    return delivery().priority();
+  }
+
+  /**
    * When the job was due.
    *
    * @return {@code delivery().dueAt()}

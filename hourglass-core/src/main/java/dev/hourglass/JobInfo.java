@@ -16,6 +16,7 @@ import java.util.Optional;
  *     attempt its delivery is on ({@link Delivery#attempt()}); after n failed or expired
  *     deliveries, n (a dead letter requeued starts again from 0), as the archive counts them
  * @param maxAttempts deliveries the job gets before it goes dead
+ * @param priority its priority, 0 to {@value JobSpec#MAX_PRIORITY} (higher first among due jobs)
  * @param createdAt when it was enqueued
  * @param expiresAt when its ttl runs out, if it has one
  * @param leaseUntil the lease deadline, for an inflight job
@@ -33,6 +34,7 @@ public record JobInfo<T>(
     Instant runAt,
     int attempts,
     int maxAttempts,
+    int priority,
     Instant createdAt,
     Optional<Instant> expiresAt,
     Optional<Instant> leaseUntil,
@@ -67,6 +69,7 @@ public record JobInfo<T>(
         runAt,
         attempts,
         maxAttempts,
+        priority,
         createdAt,
         expiresAt,
         leaseUntil,

@@ -55,6 +55,12 @@ public final class JobSpec {
   /** The most attempts a job may have. */
   public static final int MAX_ATTEMPTS_LIMIT = 1000;
 
+  /**
+   * The highest priority a job may have; the lowest is 0. Among due jobs a claim takes the highest
+   * priority first, strictly: while higher-priority jobs keep coming, lower ones wait.
+   */
+  public static final int MAX_PRIORITY = 9;
+
   /** The longest visibility timeout or ttl a job may have, 2^32-1 ms (about 49 days). */
   public static final Duration MAX_DURATION = Duration.ofMillis(0xFFFF_FFFFL);
 
@@ -87,6 +93,7 @@ public final class JobSpec {
   private final Backoff backoff;
   private final Duration visibility;
   private final Duration ttl;
+  private final Integer priority;
 
   private JobSpec(Builder b) {
     this.payload = b.payload;
@@ -97,6 +104,7 @@ public final class JobSpec {
     this.backoff = b.backoff;
     this.visibility = b.visibility;
     this.ttl = b.ttl;
+    this.priority = b.priority;
   }
 
   /**
@@ -215,6 +223,17 @@ public final class JobSpec {
   }
 
   /**
+   * The job's priority: among the jobs that are due, a claim takes the highest priority first, then
+   * the earliest due, then the lowest id. It never makes a job run before its due time, and the job
+   * keeps it across retries.
+   *
+   * @return 0 to {@value #MAX_PRIORITY}, or empty for the queue's default
+   */
+  public Optional<Integer> priority() {
+    return Optional.ofNullable(priority);
+  }
+
+  /**
    * A builder holding this spec's values, e.g. to enqueue a variant under another id.
    *
    * @return a new builder with every field of this spec
@@ -229,6 +248,7 @@ public final class JobSpec {
     b.backoff = backoff;
     b.visibility = visibility;
     b.ttl = ttl;
+    b.priority = priority;
     return b;
   }
 
@@ -255,7 +275,8 @@ public final class JobSpec {
         && java.util.Objects.equals(maxAttempts, s.maxAttempts)
         && java.util.Objects.equals(backoff, s.backoff)
         && java.util.Objects.equals(visibility, s.visibility)
-        && java.util.Objects.equals(ttl, s.ttl);
+        && java.util.Objects.equals(ttl, s.ttl)
+        && java.util.Objects.equals(priority, s.priority);
   }
 
   @Override
@@ -275,6 +296,7 @@ public final class JobSpec {
     private Backoff backoff;
     private Duration visibility;
     private Duration ttl;
+    private Integer priority;
 
     private Builder() {}
 
@@ -382,6 +404,18 @@ public final class JobSpec {
     }
 
     /**
+     * The job's priority, instead of the queue's default: due jobs of a higher priority are claimed
+     * first (strictly: under a sustained load of higher-priority jobs, lower ones wait).
+     *
+     * @param priority 0 to {@value JobSpec#MAX_PRIORITY}, checked by {@link #build()}
+     * @return this builder
+     */
+    public Builder priority(int priority) {
+      this.priority = priority;
+      return this;
+    }
+
+    /**
      * Validates and builds.
      *
      * @return the spec
@@ -413,6 +447,9 @@ public final class JobSpec {
       }
       checkPositive("visibility", visibility);
       checkPositive("ttl", ttl);
+      if (priority != null) {
+        checkPriority(priority);
+      }
       return new JobSpec(this);
     }
 
@@ -426,6 +463,20 @@ public final class JobSpec {
     public static void checkRunAt(Instant runAt) {
       if (runAt != null && (runAt.isBefore(MIN_RUN_AT) || runAt.isAfter(MAX_RUN_AT))) {
         throw new InvalidArgumentException("runAt", RUN_AT_RANGE + ", was " + runAt);
+      }
+    }
+
+    /**
+     * Refuses a priority outside 0 to {@link #MAX_PRIORITY}, the one rule for a priority (a queue's
+     * default and the HTTP API's included).
+     *
+     * @param priority the priority
+     * @throws InvalidArgumentException naming {@code priority}
+     */
+    public static void checkPriority(int priority) {
+      if (priority < 0 || priority > MAX_PRIORITY) {
+        throw new InvalidArgumentException(
+            "priority", "must be between 0 and " + MAX_PRIORITY + ", was " + priority);
       }
     }
 

@@ -77,6 +77,7 @@ public final class QueueSettings {
   private final Backoff backoff;
   private final Duration visibility;
   private final Duration ttl;
+  private final int priority;
   private final Duration deadMaxAge;
   private final int deadMaxCount;
   private final Integer replicaAcks;
@@ -91,6 +92,7 @@ public final class QueueSettings {
     this.backoff = b.backoff;
     this.visibility = b.visibility;
     this.ttl = b.ttl;
+    this.priority = b.priority;
     this.deadMaxAge = b.deadMaxAge;
     this.deadMaxCount = b.deadMaxCount;
     this.replicaAcks = b.replicaAcks;
@@ -132,6 +134,7 @@ public final class QueueSettings {
         .backoff(backoff)
         .visibility(visibility)
         .ttl(ttl)
+        .priority(priority)
         .deadMaxAge(deadMaxAge)
         .deadMaxCount(deadMaxCount)
         .replicaAcks(replicaAcks)
@@ -174,6 +177,15 @@ public final class QueueSettings {
    */
   public int maxAttempts() {
     return maxAttempts;
+  }
+
+  /**
+   * The priority of a job whose {@link JobSpec} sets none (taken when the job is enqueued).
+   *
+   * @return 0 (the default) to {@value JobSpec#MAX_PRIORITY}
+   */
+  public int priority() {
+    return priority;
   }
 
   /**
@@ -265,6 +277,7 @@ public final class QueueSettings {
         && backoff.equals(s.backoff)
         && visibility.equals(s.visibility)
         && java.util.Objects.equals(ttl, s.ttl)
+        && priority == s.priority
         && deadMaxAge.equals(s.deadMaxAge)
         && deadMaxCount == s.deadMaxCount
         && java.util.Objects.equals(replicaAcks, s.replicaAcks)
@@ -293,6 +306,8 @@ public final class QueueSettings {
         + visibility
         + ", ttl="
         + ttl
+        + ", priority="
+        + priority
         + ", deadMaxAge="
         + deadMaxAge
         + ", deadMaxCount="
@@ -317,6 +332,7 @@ public final class QueueSettings {
     private Backoff backoff = DEFAULT_BACKOFF;
     private Duration visibility = DEFAULT_VISIBILITY;
     private Duration ttl;
+    private int priority;
     private Duration deadMaxAge = DEFAULT_DEAD_MAX_AGE;
     private int deadMaxCount = DEFAULT_DEAD_MAX_COUNT;
     private Integer replicaAcks;
@@ -367,6 +383,17 @@ public final class QueueSettings {
      */
     public Builder maxAttempts(int maxAttempts) {
       this.maxAttempts = maxAttempts;
+      return this;
+    }
+
+    /**
+     * The priority of a job whose spec sets none (taken at enqueue).
+     *
+     * @param priority 0 to {@value JobSpec#MAX_PRIORITY}, checked by {@link #build()}
+     * @return this builder
+     */
+    public Builder priority(int priority) {
+      this.priority = priority;
       return this;
     }
 
@@ -501,6 +528,7 @@ public final class QueueSettings {
       range("partitions", partitions, 1, 1024);
       range("pools", pools, 1, MAX_POOLS);
       range("maxAttempts", maxAttempts, 1, JobSpec.MAX_ATTEMPTS_LIMIT);
+      JobSpec.Builder.checkPriority(priority);
       if (backoff == null) {
         throw new InvalidArgumentException("backoff", "is required");
       }

@@ -12,6 +12,7 @@ import dev.hourglass.internal.QueueTopology.Snapshot;
 import dev.hourglass.internal.store.Keys;
 import dev.hourglass.internal.store.Partition;
 import dev.hourglass.internal.store.PayloadPacker;
+import dev.hourglass.internal.store.RecordCodec;
 import dev.hourglass.internal.store.Replies.Enqueued;
 import dev.hourglass.internal.store.ServerClock;
 import dev.hourglass.internal.store.Status;
@@ -225,7 +226,7 @@ final class Enqueues {
         spec.maxAttempts().orElse(q.maxAttempts()),
         spec.visibility().orElse(q.visibility()).toMillis(),
         spec.backoff().orElse(null), // null: the queue's default, applied at retry time
-        payload.flags(),
+        RecordCodec.withPriority(payload.flags(), spec.priority().orElse(q.priority())),
         payload.bytes(),
         payload.dictionary());
   }

@@ -37,6 +37,7 @@ final class JobViews {
         // claim called it attempt attempts + 1 (Deliveries).
         state == JobState.INFLIGHT ? r.attempts() + 1 : r.attempts(),
         r.maxAttempts(),
+        r.priority(),
         Instant.ofEpochMilli(r.created()),
         r.expireAt() > 0 ? Optional.of(Instant.ofEpochMilli(r.expireAt())) : Optional.empty(),
         leaseUntil > 0 ? Optional.of(Instant.ofEpochMilli(leaseUntil)) : Optional.empty(),
@@ -64,6 +65,7 @@ final class JobViews {
         r.toPayload(),
         attempt,
         r.maxAttempts(),
+        r.priority(),
         receipt,
         Instant.ofEpochMilli(leaseUntilMs),
         Instant.ofEpochMilli(r.due()),

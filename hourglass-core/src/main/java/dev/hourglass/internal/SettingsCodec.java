@@ -25,6 +25,7 @@ public final class SettingsCodec {
     f.put("backoff", backoffText(s.backoff()));
     f.put("visibilityMs", Long.toString(s.visibility().toMillis()));
     f.put("ttlMs", Long.toString(s.ttl().map(Duration::toMillis).orElse(0L)));
+    f.put("priority", Integer.toString(s.priority()));
     f.put("deadMaxAgeMs", Long.toString(s.deadMaxAge().toMillis()));
     f.put("deadMaxCount", Integer.toString(s.deadMaxCount()));
     // always written ('' follows the client), so that an update can unset it
@@ -45,6 +46,7 @@ public final class SettingsCodec {
       b.visibility(Duration.ofMillis(Long.parseLong(f.get("visibilityMs"))));
     long ttl = Long.parseLong(f.getOrDefault("ttlMs", "0"));
     b.ttl(ttl > 0 ? Duration.ofMillis(ttl) : null);
+    if (f.containsKey("priority")) b.priority(Integer.parseInt(f.get("priority")));
     if (f.containsKey("deadMaxAgeMs"))
       b.deadMaxAge(Duration.ofMillis(Long.parseLong(f.get("deadMaxAgeMs"))));
     if (f.containsKey("deadMaxCount")) b.deadMaxCount(Integer.parseInt(f.get("deadMaxCount")));

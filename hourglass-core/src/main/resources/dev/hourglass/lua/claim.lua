@@ -1,5 +1,7 @@
 --- @include "partition"
--- claim: lease up to max ready jobs (the jobs in near that are due by the server clock), oldest due first. While
+--- @include "priority"
+-- claim: lease up to max ready jobs (the jobs in near and K_PRIO that are due by the server clock): the highest
+-- priority first, then the oldest due, then the lowest id (includes/priority.lua). While
 -- clock work has fallen due (meta.cu, see catch_up.lua) it answers CATCH_UP and changes nothing: its caller runs
 -- clock.lua and claims again, so an overdue job is claimed even when no promoter has run.
 -- KEYS[1..13] the partition keys; KEYS[14..13+S] every pool HASH in index order.
@@ -20,7 +22,7 @@ if M_PAUSED then return { OK, now } end
 if M_CU == nil or M_CU <= now then return { CATCH_UP } end
 local max = tonumber(ARGV[2])
 -- One more than asked tells whether ready jobs remain.
-local members = call('ZRANGEBYSCORE', K_NEAR, '-inf', fmt(now), 'LIMIT', '0', fmt(max + 1))
+local members, from_prio = due_jobs(now, max + 1)
 local n = #members
 if n == 0 then
   call('DEL', K_WAKE) -- nothing is ready: every token left is stale
@@ -31,7 +33,7 @@ if more then
   members[n] = nil
   n = max
 end
-call('ZREM', K_NEAR, unpack(members))
+unwait_due(members, n, from_prio)
 
 -- Grouped by pool, for one HMGET of the records per pool (a member's last byte names its pool).
 local groups, order, n_groups = {}, {}, 0

@@ -1,7 +1,9 @@
 --- @include "partition"
 --- @include "pools"
 --- @include "record"
--- dead_requeue: make dead jobs ready again (in near, due now) with their attempts reset (last error kept).
+--- @include "priority"
+-- dead_requeue: make dead jobs ready again (in near, or K_PRIO, due now) with their attempts reset (last
+-- error kept) and their priority.
 -- KEYS[1..13] the partition keys; KEYS[14..13+S] every pool HASH in index order.
 -- ARGV[1] pools S; ARGV[2] member, or '' for the oldest dead jobs; ARGV[3] limit (with '').
 -- Reply: { status, count requeued } (status 1 when the given id is not dead).
@@ -24,7 +26,7 @@ for _, m in ipairs(members) do
     j.attempts = 0
     j.due = now
     redis.call('HSET', pool_key, m, encode(j, rec))
-    redis.call('ZADD', K_NEAR, now, m)
+    wait_at(m, math.floor(j.flags / 16), now)
   end
 end
 wake(#members)

@@ -1,8 +1,8 @@
 --- @include "partition"
 --- @include "catch_up"
--- due_counts: how many delayed jobs of a partition fall due within each of some horizons from now (server clock),
--- to show the work to come. Jobs in near count exactly, by due time. A slot list counts at its start (its jobs fall
--- due within one slot width after it) by its length, which still holds the entries a cancel or reschedule left
+-- due_counts: how many delayed jobs of a partition fall due within each of some horizons from now (server clock), to
+-- show the work to come. Jobs in near and K_PRIO count exactly, by due time. A slot list counts at its start (its jobs
+-- fall due within one slot width after it) by its length, which still holds the entries a cancel or reschedule left
 -- behind until the slot loads: past the first slot width, the counts are close, not exact.
 -- KEYS[1..13] the partition keys; KEYS[14..13+S] every pool HASH in index order; then m declared slot LISTs.
 -- ARGV[1] pools S; ARGV[2] h, the number of horizons; ARGV[3..2+h] the horizons in ms, ascending; ARGV[3+h] m, the
@@ -25,6 +25,7 @@ local reply = { OK }
 for k = 1, h do
   local horizon = now + tonumber(ARGV[2 + k])
   local n = redis.call('ZCOUNT', K_NEAR, '(' .. now, horizon)
+  if M_PRIO then n = n + prio_count(now, horizon) end
   for i, s in ipairs(starts) do
     if tonumber(s) <= horizon then n = n + lengths[i] end
   end

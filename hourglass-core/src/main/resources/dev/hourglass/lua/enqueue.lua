@@ -69,12 +69,13 @@ for g = 1, groups do
 end
 if expired > 0 then call('HINCRBY', K_STATS, 'expired', expired) end
 
--- 2. Per job in order: a duplicate of a live job, or a new record and its place (placement() in place.lua, written
--- out). Records go in one HSET per pool; placements are collected and written after the loop, one command per
--- target key instead of one per job.
+-- 2. Per job in order: a duplicate of a live job, or a new record and its place (placement() in place.lua, written out;
+-- near or K_PRIO by the priority in the record). Records go in one HSET per pool; placements are collected and written
+-- after the loop, one command per target key instead of one per job.
 local reply, r = { OK, now }, 2 -- r: length of reply (counters instead of #t, which costs a search per use)
 local created, ready_count = 0, 0
 local pairs_, near_args, n_near, near_min = {}, {}, 0, nil
+local prio_args, n_prio = {}, 0 -- jobs of priority 1 to 9 wait in K_PRIO (includes/priority.lua)
 local slot_lists, slot_order, slot_min = {}, {}, nil
 local j = 0
 pos = 1
@@ -88,7 +89,7 @@ for g = 1, groups do
     local old = existing and existing[m]
     if old then
       local old_due = record_due(old)
-      reply[r + 1], reply[r + 2], reply[r + 3] = j, state_of(m, old_due, now), old_due
+      reply[r + 1], reply[r + 2], reply[r + 3] = j, state_of(m, old_due, now, record_prio(old)), old_due
       r = r + 3
     else
       pairs_[p + 1], pairs_[p + 2] = m, argv[first_record + j]
@@ -115,8 +116,15 @@ for g = 1, groups do
         end
       end
       if not slot_key then
-        near_args[n_near + 1], near_args[n_near + 2] = score, m
-        n_near = n_near + 2
+        local prio = record_prio(argv[first_record + j])
+        if prio > 0 then
+          prio_list(prio)
+          prio_args[n_prio + 1], prio_args[n_prio + 2] = prio_score(prio, due), m
+          n_prio = n_prio + 2
+        else
+          near_args[n_near + 1], near_args[n_near + 2] = score, m
+          n_near = n_near + 2
+        end
         if due <= now then
           ready_count = ready_count + 1 -- announced by this script's wake-up rather than by a promoter
         elseif near_min == nil or due < near_min then
@@ -140,6 +148,7 @@ if slot_min then
   promoter_due(slot_min - width)
 end
 if n_near > 0 then write('ZADD', K_NEAR, near_args, n_near) end
+if n_prio > 0 then write('ZADD', K_PRIO, prio_args, n_prio) end
 if near_min then promoter_due(near_min) end
 if created > 0 then call('HINCRBY', K_STATS, 'enqueued', created) end
 wake(ready_count)

@@ -1,8 +1,10 @@
 --- @include "partition"
 --- @include "dictionary"
 -- enqueue_fresh: create jobs whose ids no live job can hold (the client made them at random for these jobs) in one
--- partition, without looking them up. The client writes each record whole and sorts the jobs by where they go, so
--- each group is written by one command straight from the arguments, with no work per job in the script.
+-- partition, without looking them up. Jobs of priority 0 only: the client sends the others through enqueue.lua, which
+-- places each by the priority in its record (includes/priority.lua). The client writes each record whole and sorts the
+-- jobs by where they go, so each group is written by one command straight from the arguments, with no work per job in
+-- the script.
 -- KEYS[1..13] the partition keys; KEYS[13+g] the pool HASH of group g (1-based); then L slot LISTs.
 -- ARGV[1] pools S; ARGV[2] the client's estimate of the server clock its records were written at (their created
 --   time, the due time of a delay, the expiry of a ttl), or 0 when they hold none of the last two; ARGV[3] the most

@@ -2,8 +2,9 @@
 --- @include "catch_up"
 -- list: one page of a partition's jobs in one state, after catching up with the clock (catch_up.lua), so that the
 -- states follow the server clock. A job's score orders the page: its due time (delayed, ready), lease deadline
--- (inflight) or time of death (dead); ties by member. The page holds the first jobs after the cursor (score,
--- member).
+-- (inflight) or time of death (dead); ties by member. Ready and delayed jobs are those of near and K_PRIO
+-- (includes/priority.lua) and the slot lists, whatever their priority. The page holds the first jobs after the
+-- cursor (score, member).
 -- KEYS[1..13] the partition keys; KEYS[14..13+S] every pool HASH in index order; then m declared slot LISTs.
 -- ARGV[1] pools S; ARGV[2] state: delayed, ready, inflight or dead; ARGV[3] cursor score, or '' for the first
 --   page; ARGV[4] cursor member; ARGV[5] limit; ARGV[6] slot width ms (a slot list holds jobs due within one
@@ -51,15 +52,17 @@ local function beyond_cursor(score, m)
 end
 
 -- Appends { member, score } of up to limit members of key with lo <= score <= hi after the cursor, in key order.
-local function zpage(key, lo, hi, out)
+-- With a base (a priority's band in K_PRIO, includes/priority.lua), the key's scores are base + score.
+local function zpage(key, lo, hi, out, base)
+  base = base or 0
   local min = lo
   if after ~= nil and after > lo then min = after end
   local offset = 0
   while #out < limit do
-    local page = redis.call('ZRANGEBYSCORE', key, min, hi, 'WITHSCORES', 'LIMIT', offset, limit)
+    local page = redis.call('ZRANGEBYSCORE', key, min + base, hi + base, 'WITHSCORES', 'LIMIT', offset, limit)
     if #page == 0 then break end
     for i = 1, #page, 2 do
-      local m, score = page[i], tonumber(page[i + 1])
+      local m, score = page[i], tonumber(page[i + 1]) - base
       if #out < limit and beyond_cursor(score, m) then out[#out + 1] = { m, score } end
     end
     offset = offset + #page / 2
@@ -95,7 +98,8 @@ local function slot_jobs(out)
       if not seen[m] then
         seen[m] = true
         local rec = redis.call('HGET', pool_of(m), m)
-        if rec and not redis.call('ZSCORE', K_NEAR, m) and not redis.call('ZSCORE', K_INFLIGHT, m)
+        if rec and not redis.call('ZSCORE', K_NEAR, m) and not (M_PRIO and redis.call('ZSCORE', K_PRIO, m))
+          and not redis.call('ZSCORE', K_INFLIGHT, m)
           and not redis.call('ZSCORE', K_DEAD, m) then
           local due = record_due(rec)
           if due > now and beyond_cursor(due, m) then out[#out + 1] = { m, due } end
@@ -106,14 +110,28 @@ local function slot_jobs(out)
   return nil
 end
 
+local function by_due(a, b) return a[2] < b[2] or (a[2] == b[2] and bytes_before(a[1], b[1])) end
+
+-- Adds to found the first jobs of each priority's band in K_PRIO due in lo..hi after the cursor, and sorts found by
+-- due time, then member.
+local function with_prio(found, lo, hi)
+  if not M_PRIO then return found end
+  for _, p in ipairs(prio_listed()) do
+    local band = zpage(K_PRIO, math.max(lo, 0), math.min(hi, PRIO_BAND - 1), {}, prio_base(p))
+    for _, e in ipairs(band) do found[#found + 1] = e end
+  end
+  table.sort(found, by_due)
+  return found
+end
+
 local found
 if state == 'ready' then
-  found = zpage(K_NEAR, -math.huge, now, {})
+  found = with_prio(zpage(K_NEAR, -math.huge, now, {}), -math.huge, now)
 elseif state == 'delayed' then
-  found = zpage(K_NEAR, now + 1, math.huge, {})
+  found = with_prio(zpage(K_NEAR, now + 1, math.huge, {}), now + 1, math.huge)
   local need = slot_jobs(found)
   if need then return need end
-  table.sort(found, function(a, b) return a[2] < b[2] or (a[2] == b[2] and bytes_before(a[1], b[1])) end)
+  table.sort(found, by_due)
 elseif state == 'inflight' then
   found = zpage(K_INFLIGHT, 0, math.huge, {})
 else

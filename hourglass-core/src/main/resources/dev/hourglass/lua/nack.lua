@@ -2,7 +2,7 @@
 --- @include "record"
 --- @include "jobs"
 --- @include "place"
--- nack: a delivery failed; retry the job after a delay, or move it to dead.
+-- nack: a delivery failed; retry the job after a delay (at its priority), or move it to dead.
 -- KEYS[1..13] the partition keys; KEYS[14] the job's pool HASH; KEYS[15] the slot LIST the caller expects the retry
 --   to fall in (see placement() in place.lua).
 -- ARGV[1] pools S; ARGV[2] member; ARGV[3] lease token; ARGV[4] error text; ARGV[5] retry delay ms (the client
@@ -32,6 +32,6 @@ if ARGV[6] == '1' or j.attempts >= j.max_attempts then
 end
 j.due = now + tonumber(ARGV[5])
 redis.call('HSET', pool_key, m, encode(j, rec))
-place(m, j.due, now, tonumber(ARGV[8]), { [tonumber(ARGV[7])] = KEYS[FIRST_EXTRA_KEY + 1] })
+place(m, j.due, now, tonumber(ARGV[8]), { [tonumber(ARGV[7])] = KEYS[FIRST_EXTRA_KEY + 1] }, math.floor(j.flags / 16))
 redis.call('HINCRBY', K_STATS, 'retried', 1)
 return { OK, 'retry', j.due }

@@ -1,4 +1,5 @@
 --- @include "partition"
+--- @include "priority"
 -- promote: one promoter pass over a partition: it wakes consumers for the jobs in near that have fallen due, and
 -- plans the next pass. Safe to run from many processes: a lock (meta po/pu) lets one promote and answers the
 -- others at once with when to look again. When meta.due says nothing is due yet, the pass ends after one HMGET and
@@ -56,22 +57,26 @@ if M_RETENTION ~= retention or (M_CU and M_CU <= now) or (first_slot and first_s
   return { CATCH_UP }
 end
 
--- 4. Wake blocked consumers: one token per job that fell due in near since the last pass (meta.sig), at most 16.
+-- 4. Wake blocked consumers: one token per job that fell due in near or K_PRIO since the last pass (meta.sig), at most
+-- 16.
 local since = '-inf'
 if M_SIGNALLED then since = '(' .. M_SIGNALLED end
 local now_str = fmt(now)
-wake(redis.call('ZCOUNT', K_NEAR, since, now_str))
+local fell_due = redis.call('ZCOUNT', K_NEAR, since, now_str)
+if M_PRIO then fell_due = fell_due + prio_count(M_SIGNALLED and tonumber(M_SIGNALLED), now) end
+wake(fell_due)
 local signalled = now_str
 if M_SIGNALLED and tonumber(M_SIGNALLED) > now then signalled = M_SIGNALLED end
 
--- 5. When the next pass is worth running: the earliest of the next job in near to fall due, the clock work (a lease
--- deadline, a ttl: meta.cu), the moment the next slot enters the lookahead window, and the next dead job past its
+-- 5. When the next pass is worth running: the earliest of the next job in near or K_PRIO to fall due, the clock work (a
+-- lease deadline, a ttl: meta.cu), the moment the next slot enters the lookahead window, and the next dead job past its
 -- age. -1: none.
 local wake_at = -1
 local function consider(t)
   if t and t < NOTHING_DUE and (wake_at < 0 or t < wake_at) then wake_at = t end
 end
 consider(head_score(K_NEAR, '(' .. now_str))
+if M_PRIO then consider(prio_next_due(now)) end
 consider(M_CU)
 if first_slot then consider(first_slot - lookahead) end
 consider(dead_at)

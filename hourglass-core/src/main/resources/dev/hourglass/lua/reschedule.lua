@@ -22,6 +22,7 @@ if ARGV[3] == 'd' then j.due = now + j.due end
 local updated = encode(j, rec)
 redis.call('HSET', pool_key, m, updated)
 -- An entry in a slot list stays behind; it is skipped or loads the job early into near (see catch_up.lua).
-redis.call('ZREM', K_NEAR, m)
-local state = place(m, j.due, now, tonumber(ARGV[6]), { [tonumber(ARGV[5])] = KEYS[FIRST_EXTRA_KEY + 1] })
+local prio = math.floor(j.flags / 16)
+unwait(m, prio)
+local state = place(m, j.due, now, tonumber(ARGV[6]), { [tonumber(ARGV[5])] = KEYS[FIRST_EXTRA_KEY + 1] }, prio)
 return { OK, state, j.due, updated }

@@ -7,7 +7,7 @@
 -- Reply: { OK, complete (1, or 0 when a catch-up budget ran out: call again for exact counts), ready, inflight,
 --   dead, the stats HASH as a flat field/value array (enqueued, acked, ...), paused (1|0) }, or
 --   { NEED_SLOTS, slot starts... }.
---   Ready: the jobs in near that are due by the server clock.
+--   Ready: the jobs in near and K_PRIO that are due by the server clock.
 load_meta(false)
 local now = now_ms()
 local complete = 1
@@ -17,5 +17,7 @@ if clock_work_due(now) then
   if c.more then complete = 0 end
   wake(c.made_ready) -- every path that makes jobs ready wakes consumers for them
 end
-return { OK, complete, redis.call('ZCOUNT', K_NEAR, '-inf', now), redis.call('ZCOUNT', K_INFLIGHT, LEASES_FROM, '+inf'),
+local ready = redis.call('ZCOUNT', K_NEAR, '-inf', now)
+if M_PRIO then ready = ready + prio_count(nil, now) end
+return { OK, complete, ready, redis.call('ZCOUNT', K_INFLIGHT, LEASES_FROM, '+inf'),
   redis.call('ZCARD', K_DEAD), redis.call('HGETALL', K_STATS), M_PAUSED and 1 or 0 }

@@ -14,6 +14,16 @@ import java.util.List;
  */
 public final class Choices {
   public static final List<String> IDS = List.of("j0", "j1", "j2", "j3", "j4", "j5");
+
+  /**
+   * The priority every job of an id is enqueued with: 0 (j0, j3: they wait in near), 3 (j1, j4) or
+   * 8 (j2, j5; both in K_PRIO), so that claims meet every mix of priorities, and a job keeps its
+   * priority through every step (the model need not carry it).
+   */
+  public static int priorityOf(String id) {
+    return new int[] {0, 3, 8}[(id.charAt(id.length() - 1) - '0') % 3];
+  }
+
   public static final Duration FAR = Duration.ofHours(1);
   public static final Duration LONG_LEASE = Duration.ofHours(1);
   static final Backoff BACKOFF = Backoff.fixed(FAR);

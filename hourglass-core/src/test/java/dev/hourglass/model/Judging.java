@@ -44,6 +44,7 @@ public final class Judging {
               .id(id)
               .payload(payload)
               .maxAttempts(maxAttempts)
+              .priority(Choices.priorityOf(id))
               .backoff(BACKOFF)
               .visibility(LONG_LEASE);
       switch (due.kind()) {
@@ -197,6 +198,7 @@ public final class Judging {
   static void checkDelivery(Delivery<byte[]> d, ModelJob j) {
     assertThat(d.attempt()).as("attempt of %s", d.id()).isEqualTo(j.attempts() + 1);
     assertThat(d.maxAttempts()).as("maxAttempts of %s", d.id()).isEqualTo(j.maxAttempts());
+    assertThat(d.priority()).as("priority of %s", d.id()).isEqualTo(Choices.priorityOf(j.id()));
     assertThat(d.dueAt().toEpochMilli()).as("dueAt of %s", d.id()).isEqualTo(j.due());
     assertThat(d.payloadAsString()).as("payload of %s", d.id()).isEqualTo(j.payload());
     assertThat(d.lastError()).as("lastError of %s", d.id()).isEqualTo(lastError(j));
@@ -216,6 +218,7 @@ public final class Judging {
         .as("attempts of %s", j)
         .isEqualTo(state == JobState.INFLIGHT ? j.attempts() + 1 : j.attempts());
     assertThat(info.maxAttempts()).as("maxAttempts of %s", j).isEqualTo(j.maxAttempts());
+    assertThat(info.priority()).as("priority of %s", j).isEqualTo(Choices.priorityOf(id));
     assertThat(info.runAt().toEpochMilli()).as("due of %s", j).isEqualTo(j.due());
     assertThat(info.payloadAsString()).as("payload of %s", j).isEqualTo(j.payload());
     assertThat(info.lastError()).as("lastError of %s", j).isEqualTo(lastError(j));

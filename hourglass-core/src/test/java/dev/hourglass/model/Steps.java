@@ -384,11 +384,16 @@ public final class Steps {
             .as("deliveries: %d wanted, partition %d has %d ready %s", max, p, ready.size(), ready)
             .isGreaterThanOrEqualTo(taken + k);
         List<Delivery<byte[]>> part = got.subList(taken, taken + k);
-        // Oldest due first; jobs due at the same time may come in any order.
-        List<Long> wantDues = ready.subList(0, k).stream().map(ModelJob::due).toList();
-        List<Long> gotDues = part.stream().map(d -> d.dueAt().toEpochMilli()).toList();
+        // Highest priority first, then oldest due; jobs of one priority due at the same time may
+        // come in any order.
+        List<String> wantDues =
+            ready.subList(0, k).stream()
+                .map(j -> Choices.priorityOf(j.id()) + "@" + j.due())
+                .toList();
+        List<String> gotDues =
+            part.stream().map(d -> d.priority() + "@" + d.dueAt().toEpochMilli()).toList();
         assertThat(gotDues)
-            .as("due times claimed from partition %d, ready %s", p, ready)
+            .as("priorities and due times claimed from partition %d, ready %s", p, ready)
             .isEqualTo(wantDues);
         for (Delivery<byte[]> d : part) {
           ModelJob j = x.job(d.id());

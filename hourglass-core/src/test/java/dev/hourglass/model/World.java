@@ -119,7 +119,11 @@ public record World(Map<String, ModelJob> jobs, Counters counters, Map<Integer, 
         out.add(j);
       }
     }
-    out.sort(Comparator.comparingLong(ModelJob::due).thenComparing(ModelJob::id));
+    // Claim order: the highest priority first, then the earliest due, then the id.
+    out.sort(
+        Comparator.comparingInt((ModelJob j) -> -Choices.priorityOf(j.id()))
+            .thenComparingLong(ModelJob::due)
+            .thenComparing(ModelJob::id));
     return out;
   }
 

@@ -116,13 +116,16 @@ public final class Deliveries {
           new ClaimedJob(
               id, record, record.attempts() + 1, Receipts.receipt(token, id), now + vis));
     }
-    // The script answers grouped by pool: delivered oldest due first.
+    // The script answers grouped by pool: delivered in claim order, the highest priority first,
+    // then the oldest due, then the lowest id.
     jobs.sort(CLAIM_ORDER);
     return new Claimed(now, jobs);
   }
 
   private static final Comparator<ClaimedJob> CLAIM_ORDER =
-      Comparator.comparingLong((ClaimedJob j) -> j.record().due()).thenComparing(ClaimedJob::id);
+      Comparator.comparingInt((ClaimedJob j) -> -j.record().priority())
+          .thenComparingLong(j -> j.record().due())
+          .thenComparing(ClaimedJob::id);
 
   /** One delivery: its job id and lease receipt. */
   public record Receipt(String id, String receipt) {}

@@ -16,9 +16,10 @@ import java.util.concurrent.CompletableFuture;
  * The two enqueue scripts: enqueue_fresh.lua for jobs whose ids the client made at random (no live
  * job can hold them: nothing is looked up, and each group of jobs is written by one command
  * straight from the arguments), and enqueue.lua for jobs whose ids the caller gave (each looked up
- * first, and refused as a duplicate of a live job). Both take whole records, written with the
- * {@link ServerClock} estimate; a script that finds the estimate off answers with its time ({@link
- * Status#CLOCK_SKEW}), and the call is written again from that time.
+ * first, and refused as a duplicate of a live job; jobs of a priority above 0 go this way too,
+ * since it reads each record, and so the priority in its flags). Both take whole records, written
+ * with the {@link ServerClock} estimate; a script that finds the estimate off answers with its time
+ * ({@link Status#CLOCK_SKEW}), and the call is written again from that time.
  */
 final class EnqueueCalls {
   /**
@@ -55,7 +56,8 @@ final class EnqueueCalls {
     List<NewJob> fresh = new ArrayList<>();
     List<NewJob> given = new ArrayList<>();
     for (NewJob j : jobs) {
-      (j.fresh() ? fresh : given).add(j);
+      // enqueue_fresh.lua places jobs of priority 0 only: it leaves each record unread
+      (j.fresh() && RecordCodec.priorityOf(j.flags()) == 0 ? fresh : given).add(j);
     }
     CompletableFuture<List<Enqueued>> f =
         fresh.isEmpty()

@@ -27,6 +27,9 @@ public final class RecordCodec {
   /** The bit of the flags byte that says the payload is compressed. */
   static final int COMPRESSED = 1;
 
+  /** Where a job's priority (0 to 9) sits in the flags byte: bits 4-7 (includes/priority.lua). */
+  private static final int PRIORITY_SHIFT = 4;
+
   private RecordCodec() {}
 
   /**
@@ -47,6 +50,11 @@ public final class RecordCodec {
       String lastError,
       byte[] payload,
       String unreadable) {
+
+    /** The job's priority, 0 to 9, from its flags. */
+    public int priority() {
+      return priorityOf(flags);
+    }
 
     /** The payload as readers get it: opened, or {@link Payload#unreadable}. */
     public Payload<byte[]> toPayload() {
@@ -105,6 +113,16 @@ public final class RecordCodec {
   /** A backoff as records hold it; empty for null, the queue's default. */
   static byte[] backoffBytes(Backoff backoff) {
     return backoff == null ? new byte[0] : encodeBackoff(backoff);
+  }
+
+  /** The flags of a new record: those of its payload, and the job's priority (0 to 9). */
+  public static int withPriority(int flags, int priority) {
+    return flags | priority << PRIORITY_SHIFT;
+  }
+
+  /** The priority (0 to 9) a flags byte holds. */
+  public static int priorityOf(int flags) {
+    return (flags >> PRIORITY_SHIFT) & 0xf;
   }
 
   /** The flags byte of a record. */

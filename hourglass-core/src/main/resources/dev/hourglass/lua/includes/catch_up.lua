@@ -30,7 +30,8 @@ local function expire_ttl(now, budget)
   return #expired == budget
 end
 
--- Lapsed leases: the attempt counts; the job goes back to near at its due time (so it is ready), or to dead when
+-- Lapsed leases: the attempt counts; the job goes back to near (K_PRIO for a priority job) at its due time (so it is
+-- ready), or to dead when
 -- its attempts are spent. Returns the jobs made ready, and true when the budget ran out.
 local function return_lapsed(now, budget)
   local lapsed = redis.call('ZRANGEBYSCORE', K_INFLIGHT, LEASES_FROM, now, 'LIMIT', 0, budget)
@@ -51,7 +52,7 @@ local function return_lapsed(now, budget)
         outbox_add(m, updated, 'dead')
         killed = killed + 1
       else
-        redis.call('ZADD', K_NEAR, j.due, m)
+        wait_at(m, math.floor(j.flags / 16), j.due)
         requeued = requeued + 1
       end
     end
@@ -61,16 +62,16 @@ local function return_lapsed(now, budget)
   return requeued, #lapsed == budget
 end
 
--- Loads the job of a slot entry (a member) into near at the due time its record holds, if it still waits for it: its
--- record exists and it is neither leased nor dead. Entries left behind by cancel or reschedule are skipped that
--- way; a job already in near has its due time as its score, so adding it again changes nothing; a job rescheduled
--- to a later slot may be loaded early, which only means it waits in near (claim takes only due jobs).
--- Returns 1 when the job was due already (it is ready at once), else 0.
+-- Loads the job of a slot entry (a member) into near (K_PRIO for a priority job) at the due time its record holds, if
+-- it still waits for it: its record exists and it is neither leased nor dead. Entries left behind by cancel or
+-- reschedule are skipped that way; a job already in near has its due time as its score, so adding it again changes
+-- nothing; a job rescheduled to a later slot may be loaded early, which only means it waits in near (claim takes only
+-- due jobs). Returns 1 when the job was due already (it is ready at once), else 0.
 local function load_entry(m, now)
   local rec = redis.call('HGET', pool_of(m), m)
   if not rec or redis.call('ZSCORE', K_INFLIGHT, m) or redis.call('ZSCORE', K_DEAD, m) then return 0 end
   local due = record_due(rec)
-  if redis.call('ZADD', K_NEAR, due, m) == 1 and due <= now then return 1 end
+  if wait_at(m, record_prio(rec), due) == 1 and due <= now then return 1 end
   return 0
 end
 

@@ -1,13 +1,19 @@
+--- @include "priority"
 -- jobs: a live job's state, its lease check, and its removal.
 --
--- A job's state is where its member is, and the server clock: in inflight it is leased; in dead, dead; in near,
--- ready once its due time has passed, else delayed; in none of these it waits in a slot list, and is likewise ready
--- once its due time (in its record) has passed: the first claim loads it (catch_up.lua). A job is never in two of
--- them.
+-- A job's state is where its member is, and the server clock: in inflight it is leased; in dead, dead; in near (or
+-- K_PRIO, for a job of priority 1 to 9: includes/priority.lua), ready once its due time has passed, else delayed; in
+-- none of these it waits in a slot list, and is likewise ready once its due time (in its record) has passed: the first
+-- claim loads it (catch_up.lua). A job is never in two of them.
 
--- The state of a live job whose record says it is due at `due`.
-local function state_of(m, due, now)
-  local near_due = redis.call('ZSCORE', K_NEAR, m)
+-- The state of a live job whose record says it is due at `due`, and holds priority prio.
+local function state_of(m, due, now, prio)
+  local near_due = nil
+  if prio > 0 then
+    if redis.call('ZSCORE', K_PRIO, m) then near_due = due end
+  else
+    near_due = redis.call('ZSCORE', K_NEAR, m)
+  end
   if near_due then due = tonumber(near_due)
   elseif redis.call('ZSCORE', K_INFLIGHT, m) then return 'inflight'
   elseif redis.call('ZSCORE', K_DEAD, m) then return 'dead'
@@ -31,6 +37,7 @@ local function drop(pool_key, m, outcome, rec)
   if M_ARCHIVE then outbox_add(m, rec or redis.call('HGET', pool_key, m), outcome) end
   redis.call('HDEL', pool_key, m)
   redis.call('ZREM', K_NEAR, m)
+  if M_PRIO then redis.call('ZREM', K_PRIO, m) end
   redis.call('ZREM', K_INFLIGHT, m)
   redis.call('HDEL', K_LEASES, m)
   redis.call('ZREM', K_DEAD, m)

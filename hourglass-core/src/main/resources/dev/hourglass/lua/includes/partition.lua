@@ -11,7 +11,7 @@
 --                          jobs in near up to this time were announced with wake tokens); paused (present while the
 --                          queue is paused: claims lease nothing); archive (present while finished jobs are recorded
 --                          in the outbox: the most records it may hold); obd (records dropped from the outbox past
---                          that bound)
+--                          that bound); pr (the priorities K_PRIO may hold jobs of: includes/priority.lua)
 --   KEYS[2] near     ZSET  member -> due ms: every job neither leased nor dead nor in a slot list (those due before
 --                          the watermark, those an enqueue placed here, those whose slot list it could not write).
 --                          The ones due by the server clock are ready; claim takes them oldest due first
@@ -28,8 +28,9 @@
 --   KEYS[10] outbox  STREAM finished jobs waiting for an archiver, oldest first, while meta.archive is set: fields
 --                          m (the job's member), o (outcome: acked, dead, cancelled, expired, purged), t (finished,
 --                          ms), r (the job's record as it finished; see record.lua). See outbox_add()
---   KEYS[11] prio   ZSET  the due jobs of priority 1 to 9 (a job's priority is in its record's flags, see record.lua):
---                          how they are scored and claimed is written down in includes/priority.lua
+--   KEYS[11] prio   ZSET  the waiting jobs (delayed or ready) of priority 1 to 9, which near does not hold (a job's
+--                          priority is in its record's flags, see record.lua): how they are scored and claimed is
+--                          written down in includes/priority.lua
 --   KEYS[12] sched  HASH  the partition's schedules (recurring jobs): see includes/schedule.lua
 --   KEYS[13] rate   LIST  the start times (ms) of the deliveries of the last rate period, while the queue has a rate
 --                          limit: see includes/limits.lua
@@ -81,13 +82,15 @@ local function now_ms()
 end
 
 -- The meta fields a script reads (load_meta): the watermark, promoter due time, clock work time and outbox bound as
--- numbers; the promoter's fields (po, pu, ret, sig) as stored.
+-- numbers; the promoter's fields (po, pu, ret, sig) and the priorities listed (pr) as stored.
 local M_WM, M_DUE, M_CU, M_LOCK_OWNER, M_LOCK_UNTIL, M_RETENTION, M_SIGNALLED, M_PAUSED, M_ARCHIVE
+local M_PRIO
 
 -- Reads the partition's meta hash once per script and refuses a caller that assumes another pool count. Creates the
 -- partition when asked (enqueue does; a partition with no meta holds no job). Converts each number once.
 local function load_meta(create)
-  local m = redis.call('HMGET', K_META, 'pools', 'wm', 'due', 'cu', 'po', 'pu', 'ret', 'sig', 'paused', 'archive')
+  local m = redis.call('HMGET', K_META, 'pools', 'wm', 'due', 'cu', 'po', 'pu', 'ret', 'sig', 'paused', 'archive',
+    'pr')
   if not m[1] then
     -- A new partition has no clock work yet: every writer that adds some lowers cu to it.
     if create then redis.call('HSET', K_META, 'pools', ARGV[1], 'cu', fmt(NOTHING_DUE)) end
@@ -99,6 +102,7 @@ local function load_meta(create)
   M_LOCK_UNTIL, M_RETENTION, M_SIGNALLED = m[6] or nil, m[7], m[8] or nil
   M_PAUSED = m[9] ~= false
   M_ARCHIVE = tonumber(m[10])
+  M_PRIO = m[11] or nil
 end
 
 -- The checks of scripts that read nothing else of meta (ack): the pool count, and the outbox bound.

@@ -1,3 +1,4 @@
+--- @include "priority"
 -- place: where a job with a due time waits, by the one rule every placing script follows, and the slot lists a
 -- caller declared for it.
 
@@ -34,8 +35,9 @@ end
 
 -- Puts a job where placement() says and tells whoever must act on it: consumers at once (a wake token) when it is
 -- ready; else promoters, for when it falls due (near) or its slot must load (width ms before the slot starts).
--- Returns the state, 'ready' or 'delayed'.
-local function place(m, due, now, width, declared)
+-- A job of priority prio > 0 (nil: 0) waits in K_PRIO rather than near (includes/priority.lua), a slot list first
+-- when far ahead. Returns the state, 'ready' or 'delayed'.
+local function place(m, due, now, width, declared, prio)
   local where, slot_key, start = placement(due, now, width, declared)
   if where == 'slot' then
     if redis.call('RPUSH', slot_key, m) == 1 then redis.call('ZADD', K_SLOTS, start, start) end
@@ -43,7 +45,7 @@ local function place(m, due, now, width, declared)
     promoter_due(start - width)
     return 'delayed'
   end
-  redis.call('ZADD', K_NEAR, due, m)
+  wait_at(m, prio or 0, due)
   if where == 'ready' then
     wake(1)
     return 'ready'
