@@ -30,7 +30,7 @@ class ContractQueuesTest extends ContractTestBase {
       j(
           "{'maxAttempts':5,"
               + "'backoff':{'type':'exponential','baseMs':1000,'maxMs':3600000,'jitter':0.2},"
-              + "'visibilityMs':30000,'ttlMs':null}");
+              + "'visibilityMs':30000,'ttlMs':null,'priority':0}");
 
   private TestServer.Response put(String queue, String body) {
     return s.call("PUT", "/v1/queues/" + queue, body);
@@ -144,7 +144,7 @@ class ContractQueuesTest extends ContractTestBase {
     String defaults =
         j(
             "{'maxAttempts':7,'backoff':{'type':'fixed','delayMs':45000},"
-                + "'visibilityMs':12345,'ttlMs':86400000}");
+                + "'visibilityMs':12345,'ttlMs':86400000,'priority':0}");
 
     JsonNode created = assertJson(put("q", "{\"defaults\":" + defaults + "}"), 201);
 

@@ -41,7 +41,7 @@ class ContractStrictBodiesTest extends ContractTestBase {
         "{'payload':1,'max_attempts':3}|unknown field \"max_attempts\"; did you mean \"maxAttempts\"?",
         "{'payload':1,'ttl':5}|unknown field \"ttl\"; did you mean \"ttlMs\"?",
         "{'payload':1,'colour':'red'}|unknown field \"colour\"; known fields: [id, payload, delayMs,"
-            + " runAt, maxAttempts, backoff, visibilityMs, ttlMs]",
+            + " runAt, maxAttempts, backoff, visibilityMs, ttlMs, priority]",
         "{'payload':1,'backoff':{'type':'fixed','delayMs':5,'jitter':0.1}}|unknown field"
             + " \"backoff.jitter\"; known fields: [type, delayMs]",
       })

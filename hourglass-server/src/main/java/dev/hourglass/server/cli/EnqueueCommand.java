@@ -24,6 +24,7 @@ import picocli.CommandLine.Option;
       "  hourglass enqueue mails --text 'hello' --run-at 2026-11-21T10:00:00Z",
       "  hourglass enqueue reports --payload-file job.json --backoff exponential:1s:1h",
       "  echo '[1,2,3]' | hourglass enqueue batches --payload - --max-attempts 8 --json",
+      "  hourglass enqueue alerts --payload '{\"page\":\"oncall\"}' --priority 9",
       ExitCodes.HELP
     })
 public final class EnqueueCommand implements Callable<Integer> {
@@ -59,6 +60,15 @@ public final class EnqueueCommand implements Callable<Integer> {
   Backoff backoff;
 
   @Option(
+      names = "--priority",
+      paramLabel = "N",
+      description = {
+        "Priority 0..9, higher first among due jobs (default: the queue's). Strict: while",
+        "higher-priority jobs keep coming, lower ones wait."
+      })
+  Integer priority;
+
+  @Option(
       names = "--visibility",
       paramLabel = "DURATION",
       converter = DurationParser.class,
@@ -91,6 +101,9 @@ public final class EnqueueCommand implements Callable<Integer> {
     }
     if (backoff != null) {
       body.set("backoff", BackoffSpec.toJson(backoff));
+    }
+    if (priority != null) {
+      body.put("priority", priority);
     }
     if (visibility != null) {
       body.put("visibilityMs", visibility.toMillis());

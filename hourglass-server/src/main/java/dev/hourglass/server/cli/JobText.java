@@ -26,6 +26,7 @@ final class JobText {
         text,
         "attempts",
         job.path("attempts").asText() + " of " + job.path("maxAttempts").asText());
+    line(text, "priority", priority(job));
     line(text, "created at", time(job.path("createdAt")));
     if (job.hasNonNull("lastError")) {
       line(text, "last error", job.path("lastError").asText());
@@ -73,6 +74,11 @@ final class JobText {
     }
     line(text, "payload", Json.write(job.path("payload")));
     return text.toString().stripTrailing();
+  }
+
+  /** A job's priority, 0 to 9, or {@code -} from a server that does not send it. */
+  static String priority(JsonNode job) {
+    return job.path("priority").isIntegralNumber() ? job.path("priority").asText() : "-";
   }
 
   /** {@code 1/5}: a job's attempts so far of its most. */

@@ -60,12 +60,14 @@ public final class JobsCommand implements Callable<Integer> {
     if (jobs.isEmpty()) {
       return "no " + state + " jobs in " + queue.name;
     }
-    TextTable table = new TextTable("ID", "STATE", "DUE", "ATTEMPTS", "PAYLOAD", "LAST ERROR");
+    TextTable table =
+        new TextTable("ID", "STATE", "DUE", "PRIO", "ATTEMPTS", "PAYLOAD", "LAST ERROR");
     for (JsonNode job : jobs) {
       table.row(
           job.path("id").asText(),
           job.path("state").asText(state.name()),
           JobText.time(job.path("runAt")),
+          JobText.priority(job),
           JobText.attempts(job),
           JobText.shortPayload(job),
           JobText.shortError(job));

@@ -43,7 +43,8 @@ public final class JobJson {
                 "maxAttempts",
                 "backoff",
                 "visibilityMs",
-                "ttlMs");
+                "ttlMs",
+                "priority");
     if (job.rawPayload() == null) {
       throw f.invalid("payload", "is required (any JSON value)");
     }
@@ -68,6 +69,7 @@ public final class JobJson {
     f.optObject("backoff").ifPresent(o -> b.backoff(BackoffJson.read(o)));
     f.optMillis("visibilityMs", 1, MAX_LEASE_MS).ifPresent(b::visibility);
     f.optMillis("ttlMs", 1, MAX_LEASE_MS).ifPresent(b::ttl);
+    f.optLong("priority", 0, JobSpec.MAX_PRIORITY).ifPresent(n -> b.priority((int) n));
     JobSpec spec;
     try {
       spec = b.build();
@@ -138,6 +140,7 @@ public final class JobJson {
     o.put("id", j.id()).put("queue", j.queue()).put("state", state(j.state()));
     o.put("runAt", j.runAt().toEpochMilli());
     o.put("attempts", j.attempts()).put("maxAttempts", j.maxAttempts());
+    o.put("priority", j.priority());
     o.put("createdAt", j.createdAt().toEpochMilli());
     JsonOut.putPayload(o, "payload", j.payload());
     j.lastError().ifPresent(e -> o.put("lastError", e));
@@ -155,7 +158,7 @@ public final class JobJson {
     JsonOut.putPayload(o, "payload", d.payload());
     o.put("attempt", d.attempt()).put("receipt", d.receipt());
     o.put("leaseUntil", d.leaseUntil().toEpochMilli());
-    o.put("queue", d.queue()).put("maxAttempts", d.maxAttempts());
+    o.put("queue", d.queue()).put("maxAttempts", d.maxAttempts()).put("priority", d.priority());
     o.put("runAt", d.dueAt().toEpochMilli()).put("createdAt", d.createdAt().toEpochMilli());
     d.lastError().ifPresent(e -> o.put("lastError", e));
     return o;

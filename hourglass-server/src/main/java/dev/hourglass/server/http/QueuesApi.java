@@ -97,12 +97,13 @@ final class QueuesApi {
   }
 
   private static void readDefaults(Fields d, QueueSettings.Builder b) {
-    d.only("maxAttempts", "backoff", "visibilityMs", "ttlMs");
+    d.only("maxAttempts", "backoff", "visibilityMs", "ttlMs", "priority");
     d.optLong("maxAttempts", 1, JobSpec.MAX_ATTEMPTS_LIMIT).ifPresent(n -> b.maxAttempts((int) n));
     d.optObject("backoff").ifPresent(o -> b.backoff(BackoffJson.read(o)));
     d.optMillis("visibilityMs", 1, JobSpec.MAX_DURATION.toMillis()).ifPresent(b::visibility);
     d.optLong("ttlMs", 0, JobSpec.MAX_DURATION.toMillis())
         .ifPresent(ms -> b.ttl(ms == 0 ? null : Duration.ofMillis(ms)));
+    d.optLong("priority", 0, JobSpec.MAX_PRIORITY).ifPresent(n -> b.priority((int) n));
   }
 
   static ObjectNode counts(QueueStats s) {
@@ -126,6 +127,7 @@ final class QueuesApi {
     } else {
       defaults.putNull("ttlMs");
     }
+    defaults.put("priority", settings.priority());
     if (settings.replicaAcks().isPresent()) {
       o.put("replicaAcks", settings.replicaAcks().getAsInt());
     } else {

@@ -50,7 +50,9 @@ class EnqueueCommandTest {
             "--visibility",
             "45s",
             "--ttl",
-            "1d");
+            "1d",
+            "--priority",
+            "9");
 
     assertThat(result.exitCode()).as(result.toString()).isEqualTo(ExitCodes.OK);
     FakeServer.Request request = server.request();
@@ -64,7 +66,7 @@ class EnqueueCommandTest {
                 "{\"id\":\"order-42\",\"payload\":{\"order\":42,\"total\":10.50},\"delayMs\":1800000,"
                     + "\"maxAttempts\":7,"
                     + "\"backoff\":{\"type\":\"exponential\",\"baseMs\":1000,\"maxMs\":3600000},"
-                    + "\"visibilityMs\":45000,\"ttlMs\":86400000}"));
+                    + "\"visibilityMs\":45000,\"ttlMs\":86400000,\"priority\":9}"));
     assertThat(result.out())
         .isEqualTo("enqueued order-42 into orders: delayed, runs at 2026-11-21T10:00:00Z\n");
     assertThat(result.err()).isEmpty();

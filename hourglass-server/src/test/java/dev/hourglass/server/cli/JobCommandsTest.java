@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 class JobCommandsTest {
   static final String JOB =
       "{\"id\":\"order-42\",\"queue\":\"orders\",\"state\":\"delayed\",\"runAt\":1795255200000,"
-          + "\"attempts\":1,\"maxAttempts\":5,\"createdAt\":1795251600000,"
+          + "\"attempts\":1,\"maxAttempts\":5,\"priority\":3,\"createdAt\":1795251600000,"
           + "\"payload\":{\"order\":42},\"lastError\":\"card declined\"}";
 
   FakeServer server;
@@ -44,6 +44,7 @@ class JobCommandsTest {
                 + "state:      delayed\n"
                 + "runs at:    2026-11-21T10:00:00Z\n"
                 + "attempts:   1 of 5\n"
+                + "priority:   3\n"
                 + "created at: 2026-11-21T09:00:00Z\n"
                 + "last error: card declined\n"
                 + "payload:    {\"order\":42}\n");

@@ -131,22 +131,22 @@ class OperatorCommandsTest {
     JsonNode page =
         Json.parse(
             "{\"jobs\":[{\"id\":\"o-1\",\"state\":\"ready\",\"runAt\":1795255200000,"
-                + "\"attempts\":2,\"maxAttempts\":5,\"payload\":{\"text\":\""
+                + "\"attempts\":2,\"maxAttempts\":5,\"priority\":7,\"payload\":{\"text\":\""
                 + "y".repeat(50)
                 + "\"},\"lastError\":\"card\\n declined\"},"
                 + "{\"id\":\"o-2\",\"state\":\"ready\",\"runAt\":1795255201000,"
-                + "\"attempts\":0,\"maxAttempts\":5,\"payload\":42}],\"next\":\"c2\"}");
+                + "\"attempts\":0,\"maxAttempts\":5,\"priority\":0,\"payload\":42}],\"next\":\"c2\"}");
 
     assertThat(command.table(page))
         .isEqualTo(
             String.join(
                 System.lineSeparator(),
-                "ID   STATE  DUE                   ATTEMPTS  PAYLOAD"
+                "ID   STATE  DUE                   PRIO  ATTEMPTS  PAYLOAD"
                     + "                                   LAST ERROR",
-                "o-1  ready  2026-11-21T10:00:00Z  2/5       {\"text\":\""
+                "o-1  ready  2026-11-21T10:00:00Z  7     2/5       {\"text\":\""
                     + "y".repeat(28)
                     + "...  card declined",
-                "o-2  ready  2026-11-21T10:00:01Z  0/5       42" + " ".repeat(40) + "-",
+                "o-2  ready  2026-11-21T10:00:01Z  0     0/5       42" + " ".repeat(40) + "-",
                 "more: hourglass jobs orders --state ready --limit 2 --cursor c2"));
     assertThat(command.table(Json.parse("{\"jobs\":[],\"next\":null}")))
         .isEqualTo("no ready jobs in orders");
