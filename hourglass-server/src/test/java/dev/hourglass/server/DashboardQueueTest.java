@@ -1,5 +1,6 @@
 package dev.hourglass.server;
 
+import static dev.hourglass.server.ContractSupport.j;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
@@ -29,6 +30,11 @@ class DashboardQueueTest extends DashboardTestBase {
     enqueue("orders", "order-43", 20 * 60_000, "{\"order\":43}");
     enqueue("orders", "order-44", 5 * 3_600_000, "{\"order\":44}");
     enqueue("orders", "order-45", 3 * 86_400_000L, "{\"order\":45}");
+    TestServer.Response urgent =
+        s.post(
+            "/v1/queues/orders/jobs",
+            j("{'id':'order-46','delayMs':2400000,'priority':8,'payload':{'order':46}}"));
+    assertThat(urgent.status()).as(urgent.body()).isEqualTo(201);
     sample();
     claim("orders", 5).forEach(job -> ack("orders", job));
     claim("orders", 2);
@@ -40,15 +46,22 @@ class DashboardQueueTest extends DashboardTestBase {
     traffic();
     browser.viewport(1280, 1000);
     browser.open(s, "#/queue/orders");
-    browser.textIs(css("#queueCounts [data-card='delayed'] .card-value"), "4");
+    browser.textIs(css("#queueCounts [data-card='delayed'] .card-value"), "5");
     browser.visible(css("#chartThroughput svg path.series"));
     browser.visible(css("tr[data-job='order-42']"));
+    // The job list shows each job's priority: a badge above 0.
+    browser.textIs(css("tr[data-job='order-46'] td.prio .badge.prio"), "8");
+    browser.textIs(css("tr[data-job='order-43'] td.prio"), "0");
     browser.screenshot("queue");
 
     browser.find(css("#findId")).get().sendKeys("order-42\n");
     browser.until(d -> d.getCurrentUrl().endsWith("#/queue/orders/job/order-42"));
     browser.textIs(css("#jobState"), "delayed");
     assertThat(browser.find(css("#jobPayload")).get().getText()).contains("\"customer\": \"c-17\"");
+    browser.textIs(
+        org.openqa.selenium.By.xpath(
+            "//dl[@id='jobFields']/dt[.='Priority']/following-sibling::dd[1]"),
+        "0");
     browser.screenshot("job");
 
     browser.visible(css("#jobActions button[data-action='run-now']")).click();

@@ -104,8 +104,8 @@ HG.jobs = (function () {
       var t = HG.el('table', null, 'grid stack jobs');
       var head = HG.el('tr');
       var cols = tab === 'history' ? ['ID', 'Outcome', 'Finished', 'Attempts', 'Payload', 'Last error']
-        : ['ID', tab === 'inflight' ? 'Lease until' : tab === 'dead' ? 'Was due' : 'Due', 'Attempts', 'Payload', 'Last error', ''];
-      cols.forEach(function (c) { var th = HG.el('th', c); th.setAttribute('scope', 'col'); if (c === 'Attempts') th.className = 'num'; head.appendChild(th); });
+        : ['ID', tab === 'inflight' ? 'Lease until' : tab === 'dead' ? 'Was due' : 'Due', 'Priority', 'Attempts', 'Payload', 'Last error', ''];
+      cols.forEach(function (c) { var th = HG.el('th', c); th.setAttribute('scope', 'col'); if (c === 'Attempts' || c === 'Priority') th.className = 'num'; head.appendChild(th); });
       var thead = HG.el('thead'); thead.appendChild(head); t.appendChild(thead);
       var tb = HG.el('tbody');
       jobs.forEach(function (j) { tb.appendChild(row(j, cols)); });
@@ -142,12 +142,22 @@ HG.jobs = (function () {
       td('Finished', HG.timeEl('span', j.finishedAt));
     } else {
       td(cols[1], HG.timeEl('span', tab === 'inflight' && typeof j.leaseUntil === 'number' ? j.leaseUntil : j.runAt));
+      td('Priority', priority(j), 'num prio');
     }
     td('Attempts', HG.el('span', HG.num(j.attempts) + (j.maxAttempts ? ' / ' + HG.num(j.maxAttempts) : '')), 'num');
     td('Payload', HG.ellipsis('code', HG.preview(j.payload, 120)), 'payloadcell');
     td('Last error', j.lastError ? HG.ellipsis('span', j.lastError) : null, 'errcell');
     if (tab !== 'history') td('', actionButtons(queue, j, reload), 'actcell');
     return tr;
+  }
+
+  // A job's priority: a badge when above 0 (claimed ahead of the rest once due), else a plain 0.
+  function priority(j) {
+    if (typeof j.priority !== 'number') return HG.el('span', '—', 'muted');
+    if (j.priority === 0) return HG.el('span', '0', 'muted');
+    var b = HG.el('span', String(j.priority), 'badge small prio');
+    b.title = 'Priority ' + j.priority + ' of 9: claimed before lower priorities once due';
+    return b;
   }
 
   // ---------- one job ----------
@@ -168,6 +178,7 @@ HG.jobs = (function () {
     var dl = HG.$('jobFields');
     HG.clear(dl);
     var f = [['Queue', j.queue], ['State', j.state], ['Due', HG.absTime(j.runAt) + ' (' + HG.relTime(j.runAt) + ')'],
+      ['Priority', typeof j.priority === 'number' ? String(j.priority) : '—'],
       ['Attempts', HG.num(j.attempts) + ' of ' + HG.num(j.maxAttempts)], ['Created', HG.absTime(j.createdAt)]];
     if (typeof j.leaseUntil === 'number') f.push(['Lease until', HG.absTime(j.leaseUntil)]);
     f.push(['Last error', j.lastError || '—']);
