@@ -74,6 +74,39 @@ class PriorityTest extends HourglassTestBase {
   }
 
   @Test
+  void aQueueOfSeveralPartitionsOrdersEachPartitionsJobsByPriority() {
+    Hourglass h = manual();
+    Queue<byte[]> q = h.configureQueue("spread", QueueSettings.builder().partitions(3).build());
+    Instant now = redisNow();
+    Map<Integer, List<String>> expected = new java.util.TreeMap<>();
+    List<JobSpec> specs = new ArrayList<>();
+    for (int i = 0; i < 30; i++) {
+      specs.add(at("j" + i, i % 3 == 0 ? 0 : i % 10, now.minusSeconds(100 - i)));
+    }
+    q.enqueueAll(specs);
+    // Each partition's claim order: priority, then due (here the index), then id.
+    specs.stream()
+        .sorted(
+            java.util.Comparator.comparingInt((JobSpec s) -> -s.priority().orElseThrow())
+                .thenComparing(s -> s.runAt().orElseThrow()))
+        .forEach(
+            s ->
+                expected
+                    .computeIfAbsent(
+                        dev.hourglass.internal.store.Keys.partitionOf(s.id().orElseThrow(), 3),
+                        k -> new ArrayList<>())
+                    .add(s.id().orElseThrow()));
+    Map<Integer, List<String>> got = new java.util.TreeMap<>();
+    for (String id : drain(q)) {
+      got.computeIfAbsent(
+              dev.hourglass.internal.store.Keys.partitionOf(id, 3), k -> new ArrayList<>())
+          .add(id);
+    }
+    assertThat(got).isEqualTo(expected);
+    assertThat(q.stats().ready()).isZero();
+  }
+
+  @Test
   void theQueueDefaultPriorityAppliesToJobsThatSetNone() {
     Hourglass h = manual();
     Queue<byte[]> q = h.configureQueue("defaulted", QueueSettings.builder().priority(6).build());

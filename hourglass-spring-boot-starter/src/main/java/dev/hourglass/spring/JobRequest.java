@@ -65,6 +65,17 @@ public final class JobRequest {
   }
 
   /**
+   * The job's priority: among due jobs, higher ones are delivered first (strictly).
+   *
+   * @param priority 0 to 9, checked on enqueue; unset, the queue's default
+   * @return this request
+   */
+  public JobRequest priority(int priority) {
+    spec.priority(priority);
+    return this;
+  }
+
+  /**
    * Waits between attempts, e.g. {@code Backoff.parseSchedule("15s 3m 10m")}.
    *
    * @param backoff the job's backoff, instead of the queue's
