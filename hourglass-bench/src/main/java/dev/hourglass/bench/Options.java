@@ -21,7 +21,19 @@ final class Options {
   static final List<String> COST_SYSTEMS = List.of("hourglass", "redisson", RawRedisSystem.NAME);
 
   static final List<String> WORKLOADS =
-      List.of("enqueue", "e2e", "memory", "scale", "idle", "http-enqueue", "forward", "cost");
+      List.of(
+          "enqueue",
+          "e2e",
+          "memory",
+          "scale",
+          "idle",
+          "http-enqueue",
+          "forward",
+          "cost",
+          "priority");
+
+  /** The workloads only Hourglass can run (a forwarder, priorities). */
+  static final List<String> HOURGLASS_ONLY = List.of("forward", "priority");
 
   /** The brokers of the forward workload. */
   static final List<String> BROKERS = List.of("amqp", "kafka");
@@ -57,7 +69,8 @@ final class Options {
           "redis-server",
           "payload",
           "compress-above",
-          "partitions");
+          "partitions",
+          "backlog");
 
   private final String workload;
   private final boolean help;
@@ -157,8 +170,8 @@ final class Options {
     if (broker != null && !BROKERS.contains(broker)) {
       throw new UsageException("--broker must be one of " + String.join(", ", BROKERS));
     }
-    if ("forward".equals(workload) && !systems().equals(List.of("hourglass"))) {
-      throw new UsageException("the forward workload runs on --systems hourglass only");
+    if (HOURGLASS_ONLY.contains(workload) && !systems().equals(List.of("hourglass"))) {
+      throw new UsageException("the " + workload + " workload runs on --systems hourglass only");
     }
     String server = values.get("redis-server");
     if (server != null && !java.nio.file.Files.isExecutable(java.nio.file.Path.of(server))) {
@@ -231,6 +244,11 @@ final class Options {
     return new Delays(min, max);
   }
 
+  /** The priority workload's ready jobs of priority 0. */
+  int backlog(int dflt) {
+    return intOrDefault("backlog", dflt);
+  }
+
   int consumers(int dflt) {
     return intOrDefault("consumers", dflt);
   }
@@ -255,7 +273,7 @@ final class Options {
     if (list == null) {
       return switch (workload) {
         case "http-enqueue" -> HTTP_ENQUEUE_SYSTEMS;
-        case "forward" -> List.of("hourglass");
+        case "forward", "priority" -> List.of("hourglass");
         case "cost" -> COST_SYSTEMS;
         default -> SYSTEMS;
       };

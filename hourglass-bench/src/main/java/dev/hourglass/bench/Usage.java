@@ -186,6 +186,17 @@ final class Usage {
                  clock, same machine). Hourglass only (--systems hourglass): Redisson has no
                  forwarder, so the RATIO line says note=needs_both_systems. No warm-up run.
 
+        priority --jobs jobs of priority 9 [1000] due uniformly over [--min-delay-ms,
+                 --max-delay-ms] [1000-5000], consumed by one worker of --consumers threads [4]
+                 whose handler takes 1 ms per job, leasing no more than its free threads
+                 (prefetch 0): first on an empty queue (fields empty_*), then while --backlog
+                 ready jobs of priority 0 [100000] wait in the same queue. Reports delivered,
+                 early, lateness p50/p99/max of the priority-9 jobs = handler wall clock - due time
+                 (Redis's clock, same machine), and backlog_ready_at_end (priority-0 jobs still
+                 ready when the last priority-9 job came). Hourglass only (--systems hourglass):
+                 the RATIO line says note=needs_both_systems. Both rounds run first at a tenth of
+                 the size, unreported, to warm the JIT.
+
       Options (defaults in brackets):
         --jobs N              jobs [enqueue, e2e, memory: 100000; scale: 10000000; idle: 1]
         --payload-bytes B     payload size, random bytes; the first 8 carry the due time (epoch ms),
@@ -198,6 +209,7 @@ final class Usage {
         --min-delay-ms MS     [e2e and scale burst: 1000; memory: 3600000]
         --max-delay-ms MS     [e2e and scale burst: 3000; memory: 7200000]
         --consumers C         consumer threads [4; idle: 10 consumers]
+        --backlog N           priority: ready jobs of priority 0 [100000]
         --redis URL           use this Redis (it is FLUSHALLed!) instead of starting the embedded one
         --systems LIST        comma-separated, from hourglass,redisson,hourglass-http,redis-raw
                               [hourglass,redisson; cost: hourglass,redisson,redis-raw];

@@ -15,6 +15,7 @@ interface Workload {
       case "idle" -> new IdleWorkload();
       case "http-enqueue" -> new HttpEnqueueWorkload();
       case "forward" -> new ForwardWorkload();
+      case "priority" -> new PriorityWorkload();
       case "cost" -> new CostWorkload();
       default -> throw new IllegalArgumentException("unknown workload " + name);
     };
