@@ -68,9 +68,10 @@ public interface Hourglass extends AutoCloseable {
   <T> Queue<T> queue(String name, PayloadCodec<T> codec);
 
   /**
-   * Creates a queue with these settings, or updates an existing queue's defaults and retention.
-   * Partitions and pools are fixed at creation; a different value for an existing queue is refused.
-   * Other clients see the change within 30 s, this one at once.
+   * Creates a queue with these settings, or updates an existing queue's defaults, retention and
+   * flow-control limits. Partitions and pools are fixed at creation; a different value for an
+   * existing queue is refused. Other clients see the change within 30 s, this one at once; the
+   * limits ({@link QueueSettings#limits()}) bind every client's claims once this call returns.
    *
    * @param name 1 to 100 of {@code A-Z a-z 0-9 . _ -}
    * @param settings the queue's settings

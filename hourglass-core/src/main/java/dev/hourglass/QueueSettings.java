@@ -83,6 +83,7 @@ public final class QueueSettings {
   private final Integer replicaAcks;
   private final Integer compressAbove;
   private final Map<String, String> attributes;
+  private final QueueLimits limits;
 
   private QueueSettings(Builder b) {
     this.partitions = b.partitions;
@@ -98,6 +99,7 @@ public final class QueueSettings {
     this.replicaAcks = b.replicaAcks;
     this.compressAbove = b.compressAbove;
     this.attributes = Collections.unmodifiableMap(new TreeMap<>(b.attributes));
+    this.limits = b.limits;
   }
 
   /**
@@ -139,7 +141,8 @@ public final class QueueSettings {
         .deadMaxCount(deadMaxCount)
         .replicaAcks(replicaAcks)
         .compressAbove(compressAbove)
-        .attributes(attributes);
+        .attributes(attributes)
+        .limits(limits);
   }
 
   /**
@@ -267,6 +270,15 @@ public final class QueueSettings {
     return attributes;
   }
 
+  /**
+   * The queue's flow-control limits: a rate and a concurrency that claims enforce inside Redis.
+   *
+   * @return the limits, or empty for none
+   */
+  public Optional<QueueLimits> limits() {
+    return Optional.ofNullable(limits);
+  }
+
   @Override
   public boolean equals(Object o) {
     return o instanceof QueueSettings s
@@ -282,7 +294,8 @@ public final class QueueSettings {
         && deadMaxCount == s.deadMaxCount
         && java.util.Objects.equals(replicaAcks, s.replicaAcks)
         && java.util.Objects.equals(compressAbove, s.compressAbove)
-        && attributes.equals(s.attributes);
+        && attributes.equals(s.attributes)
+        && java.util.Objects.equals(limits, s.limits);
   }
 
   @Override
@@ -318,6 +331,8 @@ public final class QueueSettings {
         + compressAbove
         + ", attributes="
         + attributes.keySet()
+        + ", limits="
+        + limits
         + "}";
   }
 
@@ -338,8 +353,21 @@ public final class QueueSettings {
     private Integer replicaAcks;
     private Integer compressAbove;
     private final Map<String, String> attributes = new TreeMap<>();
+    private QueueLimits limits;
 
     private Builder() {}
+
+    /**
+     * The queue's flow-control limits ({@link QueueLimits}); an update replaces them, and null (the
+     * default) removes them.
+     *
+     * @param limits the limits, or null for none
+     * @return this builder
+     */
+    public Builder limits(QueueLimits limits) {
+      this.limits = limits;
+      return this;
+    }
 
     /**
      * Partitions to split the queue into, each on its own Redis hash tag (so a cluster spreads them

@@ -13,6 +13,9 @@ package dev.hourglass;
  * @param dead jobs in the dead letters
  * @param paused whether claims are paused
  * @param counters what happened to the queue's jobs since it was created
+ * @param heldBack ready jobs that the queue's flow-control limits ({@link QueueLimits}) hold back
+ *     right now: in each partition, its ready jobs beyond what a claim could lease there now (0
+ *     without limits, or when a claim now could take every ready job)
  */
 public record QueueStats(
     String queue,
@@ -22,7 +25,32 @@ public record QueueStats(
     long inflight,
     long dead,
     boolean paused,
-    Counters counters) {
+    Counters counters,
+    long heldBack) {
+
+  /**
+   * Stats of a queue without flow-control limits holding jobs back.
+   *
+   * @param queue the queue name
+   * @param partitions the queue's partitions
+   * @param delayed jobs waiting for their due time
+   * @param ready jobs due and waiting for a consumer
+   * @param inflight jobs leased to a consumer
+   * @param dead jobs in the dead letters
+   * @param paused whether claims are paused
+   * @param counters what happened to the queue's jobs since it was created
+   */
+  public QueueStats(
+      String queue,
+      int partitions,
+      long delayed,
+      long ready,
+      long inflight,
+      long dead,
+      boolean paused,
+      Counters counters) {
+    this(queue, partitions, delayed, ready, inflight, dead, paused, counters, 0);
+  }
 
   /**
    * Jobs that exist now, in any state.

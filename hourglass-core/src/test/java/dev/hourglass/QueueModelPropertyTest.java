@@ -8,6 +8,7 @@ import dev.hourglass.model.Checker;
 import dev.hourglass.model.Choices;
 import dev.hourglass.model.Coverage;
 import dev.hourglass.model.Judging;
+import dev.hourglass.model.ModelLimits;
 import dev.hourglass.model.ModelTheory;
 import dev.hourglass.model.Reads;
 import dev.hourglass.model.Run;
@@ -257,7 +258,8 @@ class QueueModelPropertyTest {
     try (Hourglass client = manualClient()) {
       Queue<byte[]> queue =
           client.configureQueue(
-              "lapsed-and-slot-" + queueNumbers.incrementAndGet(), settings(1, 1000));
+              "lapsed-and-slot-" + queueNumbers.incrementAndGet(),
+              settings(1, 1000, ModelLimits.NONE));
       queue.enqueue(JobSpec.builder().id("a").payload("a").maxAttempts(3).build());
       Delivery<byte[]> lease = queue.claim(1, Duration.ofMillis(250)).get(0);
       // Due 900 ms after the lease deadline: in a slot list that starts less than a slot width
@@ -296,8 +298,16 @@ class QueueModelPropertyTest {
     // A fresh queue name per try: the client caches each queue's settings.
     String name = "model-" + queueNumbers.incrementAndGet();
     Queue<byte[]> queue =
-        client.configureQueue(name, settings(scenario.partitions(), scenario.slotWidthMs()));
-    Run run = new Run(name, scenario.partitions(), scenario.slotWidthMs(), false, coverage);
+        client.configureQueue(
+            name, settings(scenario.partitions(), scenario.slotWidthMs(), scenario.limits()));
+    Run run =
+        new Run(
+            name,
+            scenario.partitions(),
+            scenario.slotWidthMs(),
+            scenario.limits(),
+            false,
+            coverage);
     Checker checker = new Checker(scenario.partitions(), backgroundPromoter);
     if (backgroundPromoter) {
       // A queue's first claim starts the client's promoter for it (Queue.claim).
@@ -326,9 +336,10 @@ class QueueModelPropertyTest {
       Hourglass a, Hourglass b, ExecutorService threads, PairScenario scenario, Coverage coverage) {
     redis.server().flushAll();
     String name = "pairs-" + queueNumbers.incrementAndGet();
-    Queue<byte[]> queueA = a.configureQueue(name, settings(1, scenario.slotWidthMs()));
+    Queue<byte[]> queueA =
+        a.configureQueue(name, settings(1, scenario.slotWidthMs(), scenario.limits()));
     Queue<byte[]> queueB = b.queue(name);
-    Run run = new Run(name, 1, scenario.slotWidthMs(), true, coverage);
+    Run run = new Run(name, 1, scenario.slotWidthMs(), scenario.limits(), true, coverage);
     Checker checker = new Checker(1, false);
     try {
       readAll(run, queueA, checker, true);
@@ -424,8 +435,9 @@ class QueueModelPropertyTest {
         e);
   }
 
-  private static QueueSettings settings(int partitions, int slotWidthMs) {
+  private static QueueSettings settings(int partitions, int slotWidthMs, ModelLimits limits) {
     return QueueSettings.builder()
+        .limits(limits.queueLimits())
         .partitions(partitions)
         .pools(4)
         .slotWidth(Duration.ofMillis(slotWidthMs))

@@ -17,6 +17,16 @@ final class Usage {
                                                         (the archive's cost per finished job on
                                                          Hourglass alone, into an embedded
                                                          PostgreSQL; see docs/ARCHIVE.md)
+             hourglass-bench/run limits [--rate N] [--period-ms P] [--seconds S]
+                                        [--partitions K] [--workers W] [--redis URI]
+                                                        (a rate limit's achieved rate against the
+                                                         limit: a queue limited to N [1000]
+                                                         deliveries per P ms [1000] with more ready
+                                                         jobs than S s [60] can deliver, W workers
+                                                         [2]; deliveries/s achieved over S s against
+                                                         the limit's, the most starts in any window
+                                                         of P ms, script calls per delivery;
+                                                         Hourglass alone; see docs/BENCHMARKS.md)
              hourglass-bench/run failover [--producers N] [--seconds S] [--lag-ms L]
                                                         (acknowledged enqueues lost when the master
                                                          of a Sentinel group, 1 master, 1 replica,

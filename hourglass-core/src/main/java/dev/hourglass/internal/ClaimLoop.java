@@ -24,7 +24,9 @@ import org.slf4j.LoggerFactory;
  * claim takes, and claims sent beside it would come back empty, each a script call for nothing.
  * When a claim comes back short, the partition has nothing ready: the loop lets the claims in
  * flight land, then waits on the queue's {@link WakeWatch} until a producer or promoter pushes a
- * token on the partition's wake list or {@code idleWait} passes. It never spins.
+ * token on the partition's wake list or {@code idleWait} passes. When the queue's flow-control
+ * limits held ready jobs back, the claim said when they next let one through: the loop waits until
+ * then at the latest (an ack under a concurrency limit pushes a token sooner). It never spins.
  */
 final class ClaimLoop implements Runnable {
   private static final Logger log = LoggerFactory.getLogger(ClaimLoop.class);
@@ -45,6 +47,9 @@ final class ClaimLoop implements Runnable {
   // Set by claim replies: the last claim came back full, so more may be ready behind it.
   private volatile boolean lastFull;
   private volatile HourglassException failure;
+  // Set by claim replies: when (System.nanoTime) the limits next let a job through, 0 when none
+  // held jobs back.
+  private volatile long heldUntilNanos;
   private final WakeWatch wakes;
   private long seen; // the partition's wake count before the claims since the last wake-up
   private final ServerClock clock; // the partition's server: leases count against it
@@ -171,13 +176,16 @@ final class ClaimLoop implements Runnable {
    * worker, return the unused capacity, and note when ready ran dry so the loop blocks for a
    * wake-up instead of claiming again.
    */
-  private void claimed(int slots, List<Delivery<byte[]>> got, Throwable error) {
+  private void claimed(int slots, Claims.Got claim, Throwable error) {
     try {
       if (error != null) {
         failure = Failures.translate(error); // before freeing capacity, as with drained below
         worker.release(slots);
         return;
       }
+      List<Delivery<byte[]>> got = claim.jobs();
+      heldUntilNanos =
+          claim.heldForMs() == 0 ? 0 : System.nanoTime() + claim.heldForMs() * 1_000_000L;
       // Mark the drain before freeing capacity: the loop wakes on free capacity and must see it,
       // or it would send more claims into an empty partition before blocking.
       if (got.size() < slots) {
@@ -198,14 +206,20 @@ final class ClaimLoop implements Runnable {
 
   /**
    * Blocks until a wake token of the partition is taken (at once if one was since the claims before
-   * this wait were sent) or idleWait passes; then notes the count the next claims follow.
+   * this wait were sent) or idleWait passes, or sooner the moment the limits let a job through
+   * again; then notes the count the next claims follow.
    */
   private void awaitWake() throws InterruptedException {
     CountDownLatch woken = new CountDownLatch(1);
     WakeWatch.Wait wait = wakes.on(part, woken::countDown);
     try {
       if (wakes.park(wait, seen)) { // false: the client is closing, and stops this loop
-        woken.await(options.idleWait().toMillis(), TimeUnit.MILLISECONDS);
+        long waitNanos = options.idleWait().toNanos();
+        long held = heldUntilNanos;
+        if (held != 0) {
+          waitNanos = Math.min(waitNanos, Math.max(0, held - System.nanoTime()));
+        }
+        woken.await(waitNanos, TimeUnit.NANOSECONDS);
       }
     } finally {
       wakes.cancel(wait);

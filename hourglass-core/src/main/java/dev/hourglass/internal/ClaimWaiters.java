@@ -16,7 +16,8 @@ import java.util.concurrent.TimeUnit;
  * Long-poll claims on one queue in this client. A caller that finds nothing ready waits here, not
  * on a connection or thread of its own: on the queue's {@link WakeWatch}, for a wake token of any
  * partition, then claims again. A waiter that gets nothing by its deadline completes with an empty
- * list.
+ * list. When the queue's flow-control limits held ready jobs back, the waiter also claims again the
+ * moment they next let a job through (as the claim said), not before.
  *
  * <p>A waiter whose future completes by any other way (its caller cancelled it, or the client
  * closed) is forgotten at once: it takes no more wake tokens and leases no more jobs.
@@ -76,15 +77,15 @@ final class ClaimWaiters {
     }
     long seen = wakes.generation(); // before the claim: a token after it wakes the wait below
     claims
-        .any(w.max, w.visibility)
+        .anyHeld(w.max, w.visibility)
         .whenCompleteAsync(
             (got, error) -> {
               if (error != null) {
                 w.result.completeExceptionally(error);
-              } else if (!got.isEmpty() || w.remainingNanos() <= 0) {
-                deliver(w, got);
+              } else if (!got.jobs().isEmpty() || w.remainingNanos() <= 0) {
+                deliver(w, got.jobs());
               } else {
-                park(w, seen);
+                park(w, seen, got.heldForMs());
               }
             },
             callbacks);
@@ -97,8 +98,11 @@ final class ClaimWaiters {
     }
   }
 
-  /** Waits for a wake token (or one that came since {@code seen}), then claims again. */
-  private void park(Waiter w, long seen) {
+  /**
+   * Waits for a wake token (or one that came since {@code seen}), or {@code heldForMs} when the
+   * limits held jobs back (0: they did not), then claims again.
+   */
+  private void park(Waiter w, long seen, long heldForMs) {
     synchronized (lock) {
       if (closed) {
         w.result.complete(List.of());
@@ -115,9 +119,21 @@ final class ClaimWaiters {
       wakes.cancel(wait); // completed meanwhile (cancelled, closed): forget() may have missed it
     } else if (w.remainingNanos() <= 0) {
       expire(w); // the deadline timer ran while this waiter was claiming
-    } else if (!w.timerSet) {
-      w.timerSet = true;
-      timer.schedule(() -> expire(w), w.remainingNanos(), TimeUnit.NANOSECONDS);
+    } else {
+      if (!w.timerSet) {
+        w.timerSet = true;
+        timer.schedule(() -> expire(w), w.remainingNanos(), TimeUnit.NANOSECONDS);
+      }
+      if (heldForMs > 0 && heldForMs * 1_000_000L < w.remainingNanos()) {
+        timer.schedule(() -> released(w, wait), heldForMs, TimeUnit.MILLISECONDS);
+      }
+    }
+  }
+
+  /** The limits let a job through again: claim, unless the wait fired or ended meanwhile. */
+  private void released(Waiter w, WakeWatch.Wait wait) {
+    if (wakes.cancel(wait)) {
+      callbacks.execute(() -> attempt(w));
     }
   }
 

@@ -28,40 +28,53 @@ final class Claims {
   }
 
   /**
+   * What a claim got: its jobs, and {@code heldForMs}: 0, or, when the queue's flow-control limits
+   * held ready jobs back, how long after the claim they next let one through (the soonest of the
+   * partitions that held jobs back).
+   */
+  record Got(List<Delivery<byte[]>> jobs, long heldForMs) {
+    Got plus(Got more) {
+      List<Delivery<byte[]>> all = new ArrayList<>(jobs);
+      all.addAll(more.jobs);
+      long held =
+          heldForMs == 0
+              ? more.heldForMs
+              : more.heldForMs == 0 ? heldForMs : Math.min(heldForMs, more.heldForMs);
+      return new Got(all, held);
+    }
+  }
+
+  /**
    * Claims up to {@code max} jobs over the partitions, starting from a rotating one, without
    * waiting; never blocks the calling thread.
    */
   CompletableFuture<List<Delivery<byte[]>>> any(int max, Duration visibility) {
+    return anyHeld(max, visibility).thenApply(Got::jobs);
+  }
+
+  /** {@link #any}, telling when limits held jobs back. */
+  CompletableFuture<Got> anyHeld(int max, Duration visibility) {
     return topology
         .snapshotAsync()
         .thenCompose(
             s -> {
               int start = Math.floorMod(cursor.getAndIncrement(), s.partitions().size());
-              return claimFrom(s.partitions(), start, 0, max, visibility, new ArrayList<>());
+              return claimFrom(s.partitions(), start, 0, max, visibility, new Got(List.of(), 0));
             });
   }
 
-  private CompletableFuture<List<Delivery<byte[]>>> claimFrom(
-      List<Partition> parts,
-      int start,
-      int i,
-      int max,
-      Duration visibility,
-      List<Delivery<byte[]>> out) {
+  private CompletableFuture<Got> claimFrom(
+      List<Partition> parts, int start, int i, int max, Duration visibility, Got out) {
     int n = parts.size();
-    if (i >= n || out.size() >= max) {
+    if (i >= n || out.jobs().size() >= max) {
       return CompletableFuture.completedFuture(out);
     }
-    return from(parts.get((start + i) % n), max - out.size(), visibility)
-        .thenCompose(
-            got -> {
-              out.addAll(got);
-              return claimFrom(parts, start, i + 1, max, visibility, out);
-            });
+    return from(parts.get((start + i) % n), max - out.jobs().size(), visibility)
+        .thenCompose(got -> claimFrom(parts, start, i + 1, max, visibility, out.plus(got)));
   }
 
   /** Claims from one partition. */
-  CompletableFuture<List<Delivery<byte[]>>> from(Partition part, int max, Duration visibility) {
+  CompletableFuture<Got> from(Partition part, int max, Duration visibility) {
     long visMs = visibility == null ? 0 : visibility.toMillis();
     return deliveries
         .claim(part, max, visMs, random.token())
@@ -78,7 +91,7 @@ final class Claims {
                         job.leaseUntilMs(),
                         visibility));
               }
-              return out;
+              return new Got(out, claimed.heldForMs());
             });
   }
 }

@@ -11,7 +11,7 @@ final class QueueCounts {
   private QueueCounts() {}
 
   static QueueStats sum(String queue, List<Counts> partitions) {
-    long ready = 0, inflight = 0, dead = 0;
+    long ready = 0, inflight = 0, dead = 0, heldBack = 0;
     boolean paused = false;
     Map<String, Long> counters = new HashMap<>();
     for (Counts c : partitions) {
@@ -19,6 +19,7 @@ final class QueueCounts {
       inflight += c.inflight();
       dead += c.dead();
       paused |= c.paused();
+      heldBack += c.heldBack();
       c.counters().forEach((k, v) -> counters.merge(k, v, Long::sum));
     }
     // Every removal counts in exactly one of these counters (see includes/partition.lua).
@@ -43,7 +44,8 @@ final class QueueCounts {
             counter(counters, "retried"),
             counter(counters, "dead"),
             counter(counters, "expired"),
-            counter(counters, "cancelled")));
+            counter(counters, "cancelled")),
+        heldBack);
   }
 
   private static long counter(Map<String, Long> counters, String name) {

@@ -27,6 +27,12 @@ final class QueueTopologies {
         name,
         n ->
             new QueueTopology(
-                n, store.registry(), store.outboxes(), store.keys(), versions, defaults));
+                n,
+                store.registry(),
+                store.outboxes(),
+                store.keys(),
+                versions,
+                defaults,
+                new PartitionLimits(store)));
   }
 }

@@ -54,6 +54,7 @@ final class QueueTopology {
   private final Keys keys;
   private final SettingsVersions versions;
   private final QueueSettings defaults;
+  private final PartitionLimits limits;
   private volatile Snapshot current;
 
   QueueTopology(
@@ -62,13 +63,15 @@ final class QueueTopology {
       Outboxes outboxes,
       Keys keys,
       SettingsVersions versions,
-      QueueSettings defaults) {
+      QueueSettings defaults,
+      PartitionLimits limits) {
     this.name = name;
     this.registry = registry;
     this.outboxes = outboxes;
     this.keys = keys;
     this.versions = versions;
     this.defaults = defaults;
+    this.limits = limits;
   }
 
   /** The queue's name. */
@@ -129,9 +132,14 @@ final class QueueTopology {
         .thenCompose(
             record -> {
               Snapshot s = store(record);
-              return record.created() && record.outboxBound() > 0
-                  ? markOutboxes(s, record.outboxBound())
-                  : CompletableFuture.completedFuture(s);
+              CompletableFuture<Snapshot> marked =
+                  record.created() && record.outboxBound() > 0
+                      ? markOutboxes(s, record.outboxBound())
+                      : CompletableFuture.completedFuture(s);
+              // The partitions enforce the limits the settings now hold (see PartitionLimits).
+              return limits.needed(createOnly, record, s.settings())
+                  ? marked.thenCompose(limits::apply)
+                  : marked;
             });
   }
 

@@ -2,17 +2,23 @@ package dev.hourglass.internal;
 
 import dev.hourglass.Backoff;
 import dev.hourglass.InvalidArgumentException;
+import dev.hourglass.QueueLimits;
 import dev.hourglass.QueueSettings;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
+import java.util.Set;
 
 /** Queue settings to and from the fields of the queue's settings hash in Redis. */
 public final class SettingsCodec {
   /** Settings-hash fields of {@link QueueSettings#attributes()} are this prefix plus the key. */
   static final String ATTRIBUTE_PREFIX = "attr.";
+
+  /** The fields of a queue's flow-control limits ({@link QueueSettings#limits()}). */
+  static final Set<String> LIMIT_FIELDS = Set.of("rateMax", "ratePeriodMs", "concurrency");
 
   private SettingsCodec() {}
 
@@ -32,6 +38,12 @@ public final class SettingsCodec {
     f.put("replicaAcks", s.replicaAcks().isPresent() ? "" + s.replicaAcks().getAsInt() : "");
     f.put("compressAbove", s.compressAbove().isPresent() ? "" + s.compressAbove().getAsInt() : "");
     s.attributes().forEach((k, v) -> f.put(ATTRIBUTE_PREFIX + k, v));
+    // always written ('' for none), so that an update can remove them
+    var rate = s.limits().flatMap(QueueLimits::rate);
+    f.put("rateMax", rate.map(r -> Integer.toString(r.max())).orElse(""));
+    f.put("ratePeriodMs", rate.map(r -> Long.toString(r.period().toMillis())).orElse(""));
+    var concurrency = s.limits().map(QueueLimits::concurrency).orElse(OptionalInt.empty());
+    f.put("concurrency", concurrency.isPresent() ? "" + concurrency.getAsInt() : "");
     return f;
   }
 
@@ -54,6 +66,7 @@ public final class SettingsCodec {
     b.replicaAcks(replicaAcks.isEmpty() ? null : Integer.parseInt(replicaAcks));
     String compressAbove = f.getOrDefault("compressAbove", "");
     b.compressAbove(compressAbove.isEmpty() ? null : Integer.parseInt(compressAbove));
+    b.limits(limits(f));
     f.forEach(
         (k, v) -> {
           if (k.startsWith(ATTRIBUTE_PREFIX)) {
@@ -61,6 +74,21 @@ public final class SettingsCodec {
           }
         });
     return b.build();
+  }
+
+  private static QueueLimits limits(Map<String, String> f) {
+    String rateMax = f.getOrDefault("rateMax", "");
+    String concurrency = f.getOrDefault("concurrency", "");
+    if (rateMax.isEmpty() && concurrency.isEmpty()) {
+      return null;
+    }
+    QueueLimits.Rate rate =
+        rateMax.isEmpty()
+            ? null
+            : new QueueLimits.Rate(
+                Integer.parseInt(rateMax),
+                Duration.ofMillis(Long.parseLong(f.get("ratePeriodMs"))));
+    return QueueLimits.of(rate, concurrency.isEmpty() ? null : Integer.parseInt(concurrency));
   }
 
   /** {@code fixed:5000}, {@code exponential:1000:3600000:0.2} or {@code schedule:15000,180000}. */

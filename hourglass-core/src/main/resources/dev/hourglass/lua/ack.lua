@@ -1,4 +1,5 @@
 --- @include "partition"
+--- @include "limits"
 -- ack: finish deliveries; each job is gone. One call settles one or many jobs of the partition.
 -- KEYS[1..13] the partition keys; then KEYS[13+g] the pool HASH of group g (1-based).
 -- ARGV[1] pools S; ARGV[2] G, the number of groups; ARGV[3..2+G] each group's job count; ARGV[3+G] the jobs, group
@@ -57,5 +58,6 @@ if n_acked > 0 then
   call('HDEL', K_LEASES, unpack(acked, 1, n_acked))
   if call('ZCARD', K_TTL) > 0 then call('ZREM', K_TTL, unpack(acked, 1, n_acked)) end
   call('HINCRBY', K_STATS, 'acked', fmt(n_acked))
+  limits_freed(n_acked)
 end
 return reply

@@ -1,5 +1,6 @@
 --- @include "partition"
 --- @include "priority"
+--- @include "limits"
 -- claim: lease up to max ready jobs (the jobs in near and K_PRIO that are due by the server clock): the highest
 -- priority first, then the oldest due, then the lowest id (includes/priority.lua). While
 -- clock work has fallen due (meta.cu, see catch_up.lua) it answers CATCH_UP and changes nothing: its caller runs
@@ -9,29 +10,37 @@
 --   token of this claim (random, from the client: no two claims share one, and a claim leases a job at most once,
 --   so a member and a token name one delivery). leases holds the token; the receipt a consumer gets adds the job's
 --   own mark to it, which the client checks before it presents the token (Receipts.receipt).
--- Reply: { OK, now ms, then per leased job: member, record (grouped by pool, not in due order) }, or
---   { CATCH_UP }. A leased job's attempt is its record's attempts + 1, its lease runs until now + the
---   visibility (the claim's, else its record's). No job past its ttl is in near: a ttl is clock work, so the
---   catch-up has removed it. When ready jobs remain, one wake token is pushed so that another blocked consumer
---   picks them up, and it passes the wake-up on likewise; when none remain, the tokens left are deleted, since each
---   would only wake a consumer into an empty claim. A paused queue's claims lease nothing.
+-- Reply: { OK, now ms, held until, then per leased job: member, record (grouped by pool, not in due order) }, or
+--   { CATCH_UP }. Held until is 0, or, when the queue's flow-control limits (includes/limits.lua) hold ready jobs
+--   back, the server time at which they next let one through: the caller sleeps until then or a wake token. A
+--   leased job's attempt is its record's attempts + 1, its lease runs until now + the visibility (the claim's, else
+--   its record's). No job past its ttl is in near: a ttl is clock work, so the catch-up has removed it. When ready
+--   jobs remain, one wake token is pushed so that another blocked consumer picks them up, and it passes the wake-up
+--   on likewise; when none remain, the tokens left are deleted, since each would only wake a consumer into an empty
+--   claim; so are they when the limits hold jobs back (every consumer that claims learns when to come back). A
+--   paused queue's claims lease nothing. Under limits a claim leases at most what they allow.
 local call, byte = redis.call, string.byte
 load_meta(false)
 local now = now_ms()
-if M_PAUSED then return { OK, now } end
+if M_PAUSED then return { OK, now, 0 } end
 if M_CU == nil or M_CU <= now then return { CATCH_UP } end
-local max = tonumber(ARGV[2])
+local asked = tonumber(ARGV[2])
+local max = limits_allow(now, asked)
 -- One more than asked tells whether ready jobs remain.
 local members, from_prio = due_jobs(now, max + 1)
 local n = #members
 if n == 0 then
   call('DEL', K_WAKE) -- nothing is ready: every token left is stale
-  return { OK, now }
+  return { OK, now, 0 }
 end
 local more = n > max
 if more then
   members[n] = nil
   n = max
+end
+if n == 0 then -- ready jobs, all held back by the limits
+  call('DEL', K_WAKE)
+  return { OK, now, limits_next(now, 0) }
 end
 unwait_due(members, n, from_prio)
 
@@ -54,7 +63,7 @@ local vis_override = tonumber(ARGV[3])
 local token = ARGV[4]
 local last_vis, deadline, deadline_str = nil, nil, nil
 local earliest_deadline = nil
-local reply, r = { OK, now }, 2 -- r: length of reply (counters instead of #t, which costs a search per use)
+local reply, r = { OK, now, 0 }, 3 -- r: length of reply (counters instead of #t, which costs a search per use)
 -- Both lists start with the KEEPER entry: first, so that a key this claim creates starts in the hash-table encoding.
 -- Its lease is KEEPER too, longer than any receipt (at most 64 characters), so no ack or extend can match it.
 local inflight_args, lease_args = { KEEPER_SCORE, KEEPER }, { KEEPER, KEEPER }
@@ -92,8 +101,16 @@ if leased > 0 then
   clock_work_at(earliest_deadline)
   promoter_due(earliest_deadline)
   call('HINCRBY', K_STATS, 'delivered', fmt(leased))
+  limits_started(now, leased)
 end
--- Ready jobs were left behind: pass the wake-up on to another blocked consumer. Else every token left is stale
--- (nothing is ready): they would only wake consumers into empty claims.
-if more then wake(1) else call('DEL', K_WAKE) end
+-- Ready jobs were left behind: pass the wake-up on to another blocked consumer, unless the limits hold them back.
+-- Else every token left is stale (nothing is ready): they would only wake consumers into empty claims.
+if more and max < asked then
+  reply[3] = limits_next(now, leased)
+  call('DEL', K_WAKE)
+elseif more then
+  wake(1)
+else
+  call('DEL', K_WAKE)
+end
 return reply

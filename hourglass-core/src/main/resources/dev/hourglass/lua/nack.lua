@@ -2,6 +2,7 @@
 --- @include "record"
 --- @include "jobs"
 --- @include "place"
+--- @include "limits"
 -- nack: a delivery failed; retry the job after a delay (at its priority), or move it to dead.
 -- KEYS[1..13] the partition keys; KEYS[14] the job's pool HASH; KEYS[15] the slot LIST the caller expects the retry
 --   to fall in (see placement() in place.lua).
@@ -21,6 +22,7 @@ j.attempts = j.attempts + 1
 j.err = ARGV[4]
 redis.call('ZREM', K_INFLIGHT, m)
 redis.call('HDEL', K_LEASES, m)
+limits_freed(1)
 if ARGV[6] == '1' or j.attempts >= j.max_attempts then
   local finished = encode(j, rec)
   redis.call('HSET', pool_key, m, finished)

@@ -140,6 +140,12 @@ public final class Reads {
               case DEAD -> dead++;
             }
           }
+          long heldBack = 0;
+          for (int p = 0; p < run.partitions; p++) {
+            long readyIn = x.readyIn(p, t[p]).size();
+            heldBack += readyIn - Math.min(readyIn, run.limits.allowance(run, x, p));
+          }
+          assertThat(s.heldBack()).as("stats heldBack, %s", run.limits).isEqualTo(heldBack);
           assertThat(s.queue()).isEqualTo(run.queueName);
           assertThat(s.partitions()).isEqualTo(run.partitions);
           assertThat(new long[] {s.delayed(), s.ready(), s.inflight(), s.dead()})

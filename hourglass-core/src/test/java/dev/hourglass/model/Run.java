@@ -16,6 +16,7 @@ public final class Run {
   public final int partitions;
   public final long slotWidthMs;
   public final Coverage coverage;
+  public final ModelLimits limits;
 
   /** Whether calls run in pairs from two clients (requeue's follow-up read may see the other). */
   final boolean concurrent;
@@ -28,8 +29,14 @@ public final class Run {
   private int step;
 
   public Run(
-      String queueName, int partitions, long slotWidthMs, boolean concurrent, Coverage coverage) {
+      String queueName,
+      int partitions,
+      long slotWidthMs,
+      ModelLimits limits,
+      boolean concurrent,
+      Coverage coverage) {
     this.queueName = queueName;
+    this.limits = limits;
     this.partitions = partitions;
     this.slotWidthMs = slotWidthMs;
     this.concurrent = concurrent;

@@ -56,11 +56,12 @@ public final class Scenarios {
   }
 
   /** A try of a one-client property. */
-  public record Scenario(int partitions, int slotWidthMs, List<Act> acts) {
+  public record Scenario(int partitions, int slotWidthMs, List<Act> acts, ModelLimits limits) {
     @Override
     public String toString() {
       StringBuilder s = new StringBuilder();
-      s.append(partitions).append(" partition(s), slot width ").append(slotWidthMs).append(" ms:");
+      s.append(partitions).append(" partition(s), slot width ").append(slotWidthMs).append(" ms, ");
+      s.append(limits).append(':');
       for (int i = 0; i < acts.size(); i++) {
         s.append("\n    ").append(i + 1).append(". ").append(acts.get(i));
       }
@@ -82,11 +83,12 @@ public final class Scenarios {
   }
 
   /** A try of the two-client property: one partition. */
-  public record PairScenario(int slotWidthMs, List<Round> rounds) {
+  public record PairScenario(int slotWidthMs, List<Round> rounds, ModelLimits limits) {
     @Override
     public String toString() {
       StringBuilder s = new StringBuilder();
-      s.append("1 partition, slot width ").append(slotWidthMs).append(" ms:");
+      s.append("1 partition, slot width ").append(slotWidthMs).append(" ms, ");
+      s.append(limits).append(':');
       for (int i = 0; i < rounds.size(); i++) {
         s.append("\n    ").append(i + 1).append(". ").append(rounds.get(i));
       }
@@ -100,7 +102,22 @@ public final class Scenarios {
     // and ttls the wait let pass with nothing caught up yet.
     Gen<Act> act =
         step(true).zip(sweep(), (step, sweep) -> new Act(step, sweep && !(step instanceof Wait)));
-    return range(1, 2).zip(oneOf(SLOT_WIDTHS_MS), listOf(act, min, max), Scenario::new);
+    return range(1, 2)
+        .zip(
+            oneOf(SLOT_WIDTHS_MS),
+            listOf(act, min, max),
+            limits(),
+            (p, width, acts, limits) -> new Scenario(p, width, acts, limits.forPartitions(p)));
+  }
+
+  /** No limits half the time; else a concurrency of 1 to 3, a rate of 1 to 4, or both. */
+  static Gen<ModelLimits> limits() {
+    Gen<Integer> small = range(1, 4);
+    return weighted(
+        Pair.of(3, just(ModelLimits.NONE)),
+        Pair.of(1, range(1, 3).map(c -> new ModelLimits(c, 0))),
+        Pair.of(1, small.map(r -> new ModelLimits(0, r))),
+        Pair.of(1, range(1, 3).zip(small, ModelLimits::new)));
   }
 
   /** Rounds of two clients' steps at once, with the odd wait for the clock in between. */
@@ -109,7 +126,7 @@ public final class Scenarios {
     Gen<Round> pair = step.zip(step, sweep(), Round::new);
     Gen<Round> wait = waitStep().map(w -> new Round(w, null, false));
     Gen<Round> round = weighted(Pair.of(8, pair), Pair.of(1, wait));
-    return oneOf(SLOT_WIDTHS_MS).zip(listOf(round, min, max), PairScenario::new);
+    return oneOf(SLOT_WIDTHS_MS).zip(listOf(round, min, max), limits(), PairScenario::new);
   }
 
   /** Any step of the vocabulary; waits only when {@code waits}. */

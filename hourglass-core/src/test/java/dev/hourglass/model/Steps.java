@@ -379,7 +379,7 @@ public final class Steps {
         int p = (start + i) % run.partitions;
         x = x.catchUp(p, t[p], lo, hi, 1).world();
         List<ModelJob> ready = x.readyIn(p, t[p]);
-        int k = Math.min(max - taken, ready.size());
+        int k = Math.min(Math.min(max - taken, ready.size()), run.limits.allowance(run, x, p));
         assertThat(got.size())
             .as("deliveries: %d wanted, partition %d has %d ready %s", max, p, ready.size(), ready)
             .isGreaterThanOrEqualTo(taken + k);

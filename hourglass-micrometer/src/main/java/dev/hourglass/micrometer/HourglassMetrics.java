@@ -25,10 +25,12 @@ import org.slf4j.LoggerFactory;
  *       every process reports the queue's whole truth: the function counters {@code
  *       hourglass.jobs.enqueued}, {@code .delivered}, {@code .acked}, {@code .retried}, {@code
  *       .dead}, {@code .expired}, {@code .cancelled}, and the gauge {@code
- *       hourglass.jobs{state=delayed|ready|inflight|dead}}. All of a queue's meters read one cached
- *       {@link QueueStats}, fetched from Redis at most once per {@value #STATS_MAX_AGE_MS} ms (one
- *       script call per partition) when the registry is read; a failed read keeps the last values
- *       (NaN before the first success).
+ *       hourglass.jobs{state=delayed|ready|inflight|dead}} and {@code hourglass.jobs.held.back}
+ *       (the ready jobs the queue's flow-control limits hold back now, {@link
+ *       QueueStats#heldBack()}). All of a queue's meters read one cached {@link QueueStats},
+ *       fetched from Redis at most once per {@value #STATS_MAX_AGE_MS} ms (one script call per
+ *       partition) when the registry is read; a failed read keeps the last values (NaN before the
+ *       first success).
  *   <li>{@code hourglass.redis.script{script,outcome=ok|error}}: a histogram of every Lua script
  *       call's latency (buckets 0.25 ms to 1 s), when this object is the client's {@link
  *       ScriptListener}.
@@ -201,6 +203,11 @@ public final class HourglassMetrics implements ScriptListener {
       gauge("ready", tags, QueueStats::ready);
       gauge("inflight", tags, QueueStats::inflight);
       gauge("dead", tags, QueueStats::dead);
+      Gauge.builder("hourglass.jobs.held.back", this, m -> m.read(QueueStats::heldBack))
+          .description("Ready jobs the queue's flow-control limits hold back now")
+          .tags(tags)
+          .strongReference(true)
+          .register(registry);
     }
 
     private void counter(String name, String help, Tags tags, ToDoubleFunction<QueueStats> f) {

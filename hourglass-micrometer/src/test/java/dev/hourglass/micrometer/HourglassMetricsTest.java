@@ -7,6 +7,8 @@ import static org.awaitility.Awaitility.await;
 import dev.hourglass.Delivery;
 import dev.hourglass.Hourglass;
 import dev.hourglass.Queue;
+import dev.hourglass.QueueLimits;
+import dev.hourglass.QueueSettings;
 import dev.hourglass.testing.RedisExtension;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -75,6 +77,21 @@ class HourglassMetricsTest {
               assertThat(gauge("dead", "orders")).isZero();
             });
     assertThat(orders.get(later)).isPresent();
+  }
+
+  @Test
+  void theHeldBackGaugeCountsTheReadyJobsTheLimitsHoldBack() {
+    Queue<byte[]> limited =
+        hourglass.configureQueue(
+            "limited", QueueSettings.builder().limits(QueueLimits.concurrency(1)).build());
+    for (int i = 0; i < 3; i++) {
+      limited.enqueue(bytes("j" + i), Duration.ZERO);
+    }
+    limited.claim(3, Duration.ofMinutes(1));
+    metrics.registerQueues();
+
+    assertThat(registry.get("hourglass.jobs.held.back").tag("queue", "limited").gauge().value())
+        .isEqualTo(2);
   }
 
   @Test

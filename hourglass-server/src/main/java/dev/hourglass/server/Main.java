@@ -12,6 +12,7 @@ import dev.hourglass.server.cli.ExitCodes;
 import dev.hourglass.server.cli.GetCommand;
 import dev.hourglass.server.cli.HistoryCommand;
 import dev.hourglass.server.cli.JobsCommand;
+import dev.hourglass.server.cli.LimitsCommand;
 import dev.hourglass.server.cli.NackCommand;
 import dev.hourglass.server.cli.PauseCommand;
 import dev.hourglass.server.cli.QueuesCommand;
@@ -49,6 +50,7 @@ import picocli.CommandLine.Command;
       JobsCommand.class,
       PauseCommand.class,
       ResumeCommand.class,
+      LimitsCommand.class,
       DeleteCommand.class,
       ClaimCommand.class,
       AckCommand.class,

@@ -137,6 +137,28 @@ class CliOperatorsEndToEndTest {
   }
 
   @Test
+  void limitsAreSetShownAndCleared() throws IOException {
+    for (int i = 0; i < 3; i++) {
+      enqueue("ops-limits", "{\"id\":\"l-" + i + "\",\"payload\":1}");
+    }
+
+    Run set = cli(url, "limits", "ops-limits", "--rate", "100/1s", "--concurrency", "1");
+    assertThat(set.code()).as(set.err()).isZero();
+    assertThat(set.out()).isEqualTo("ops-limits: rate 100/1000ms, concurrency 1; held back 2\n");
+    assertThat(cli(url, "claim", "ops-limits", "--max", "5").out()).contains("l-0");
+    assertThat(cli(url, "stats", "ops-limits").out())
+        .containsPattern("limits.rate.max: +100")
+        .containsPattern("limits.concurrency: +1")
+        .containsPattern("heldBack: +2");
+    JsonNode shown = json(cli(url, "limits", "ops-limits", "--json"));
+    assertThat(shown.get("limits").get("rate").get("periodMs").asLong()).isEqualTo(1000);
+
+    Run clear = cli(url, "limits", "ops-limits", "--clear");
+    assertThat(clear.out()).isEqualTo("ops-limits: no limits; held back 0\n");
+    assertThat(cli(url, "limits", "ops-limits").out()).isEqualTo(clear.out());
+  }
+
+  @Test
   void deleteRefusesAQueueWithJobsUnlessForced() throws IOException {
     enqueue("ops-delete", "{\"id\":\"x-1\",\"payload\":1,\"delayMs\":3600000}");
     enqueue("ops-delete", "{\"id\":\"x-2\",\"payload\":2}");

@@ -104,6 +104,7 @@ class ContractOpsTest extends ContractTestBase {
         .containsPattern("(?m)^hourglass_jobs_enqueued_total\\{queue=\"q\"\\} 2(\\.0)?$")
         .containsPattern("(?m)^hourglass_jobs_cancelled_total\\{queue=\"q\"\\} 1(\\.0)?$")
         .containsPattern("(?m)^hourglass_jobs\\{queue=\"q\",state=\"ready\"\\} 1(\\.0)?$")
+        .containsPattern("(?m)^hourglass_jobs_held_back\\{queue=\"q\"\\} 0(\\.0)?$")
         .contains("http_server_requests_seconds");
   }
 

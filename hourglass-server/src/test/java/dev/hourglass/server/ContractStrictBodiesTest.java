@@ -73,7 +73,7 @@ class ContractStrictBodiesTest extends ContractTestBase {
         "PUT",
         "/v1/queues/q",
         j("{'bogus':1}"),
-        "unknown field \"bogus\"; known fields: [partitions, defaults, delivery, replicaAcks, compressAbove]");
+        "unknown field \"bogus\"; known fields: [partitions, defaults, delivery, replicaAcks, compressAbove, limits]");
     refused(
         "PUT",
         "/v1/queues/q",

@@ -129,6 +129,31 @@ class DashboardQueueTest extends DashboardTestBase {
   }
 
   @Test
+  void showsTheQueuesLimitsAndTheReadyJobsTheyHoldBack() {
+    assertThat(
+            s.call(
+                    "PUT",
+                    "/v1/queues/limited",
+                    "{\"limits\":{\"rate\":{\"max\":100,\"periodMs\":1000},\"concurrency\":1}}")
+                .status())
+        .isEqualTo(201);
+    for (int i = 0; i < 4; i++) {
+      enqueue("limited", "l-" + i, 0, "{}");
+    }
+    assertThat(claim("limited", 4)).hasSize(1);
+    browser.viewport(1280, 1000);
+    browser.open(s, "#/queue/limited");
+    browser.textIs(
+        css("#queueLimitsText"), "Limits: at most 100 deliveries per 1s, at most 1 inflight.");
+    browser.textIs(css("#queueHeldBack"), "Held back now: 3 ready jobs.");
+    browser.screenshot("queue-limits");
+
+    s.call("PUT", "/v1/queues/limited", "{\"limits\":null}");
+    browser.textIs(css("#queueLimitsText"), "No flow-control limits.");
+    browser.textIs(css("#queueHeldBack"), "");
+  }
+
+  @Test
   void aViewerTokenSeesThePageButIsRefusedAnAction() {
     String viewer = ContractSupport.VIEWER_TOKEN;
     try (TestServer secured = ContractSupport.adminAndViewer(redis.uri(), "*")) {

@@ -55,8 +55,8 @@ public final class Deliveries {
                 }
                 return catchUp(p).thenCompose(v -> claim(p, max, visibilityMs, token, round + 1));
               }
-              List<byte[]> records = new ArrayList<>((reply.size() - 2) / 2);
-              for (int i = 3; i < reply.size(); i += 2) {
+              List<byte[]> records = new ArrayList<>((reply.size() - 3) / 2);
+              for (int i = 4; i < reply.size(); i += 2) {
                 records.add(Reply.bytes(reply.get(i)));
               }
               return payloads
@@ -108,7 +108,7 @@ public final class Deliveries {
     long now = Reply.num(reply.get(1));
     serverClock.observe(p, now);
     List<ClaimedJob> jobs = new ArrayList<>(records.size());
-    for (int i = 2, r = 0; i + 1 < reply.size(); i += 2, r++) {
+    for (int i = 3, r = 0; i + 1 < reply.size(); i += 2, r++) {
       RecordCodec.Decoded record = payloads.decode(p, records.get(r));
       long vis = visibilityMs > 0 ? visibilityMs : record.visibilityMs();
       String id = Partition.idOf(Reply.str(reply.get(i)));
@@ -119,7 +119,8 @@ public final class Deliveries {
     // The script answers grouped by pool: delivered in claim order, the highest priority first,
     // then the oldest due, then the lowest id.
     jobs.sort(CLAIM_ORDER);
-    return new Claimed(now, jobs);
+    long heldUntil = Reply.num(reply.get(2));
+    return new Claimed(now, jobs, heldUntil == 0 ? 0 : Math.max(1, heldUntil - now));
   }
 
   private static final Comparator<ClaimedJob> CLAIM_ORDER =

@@ -43,7 +43,8 @@ public final class Listings {
                       Reply.num(reply.get(3)),
                       Reply.num(reply.get(4)),
                       counters,
-                      Reply.num(reply.get(6)) == 1));
+                      Reply.num(reply.get(6)) == 1,
+                      Reply.num(reply.get(7))));
             });
   }
 

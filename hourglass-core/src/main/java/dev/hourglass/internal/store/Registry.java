@@ -5,6 +5,7 @@ import dev.hourglass.internal.store.Replies.QueueRecord;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -110,11 +111,16 @@ public final class Registry {
               for (int i = 0; i + 1 < flat.size(); i += 2) {
                 stored.put(Reply.str(flat.get(i)), Reply.str(flat.get(i + 1)));
               }
+              Set<String> changed = new HashSet<>();
+              for (Object field : Reply.list(reply.get(4))) {
+                changed.add(Reply.str(field));
+              }
               return new QueueRecord(
                   Reply.num(reply.get(0)) == 1,
                   Reply.num(reply.get(1)),
                   stored,
-                  Reply.num(reply.get(3)));
+                  Reply.num(reply.get(3)),
+                  changed);
             });
   }
 

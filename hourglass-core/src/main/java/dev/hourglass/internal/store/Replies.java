@@ -2,14 +2,23 @@ package dev.hourglass.internal.store;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /** What the {@link Store}'s calls answer, decoded: one record per script reply. */
 public final class Replies {
   private Replies() {}
 
   /** A queue's settings hash after queue_upsert, and the settings version it was read at. */
+  /**
+   * A queue's settings after an upsert: whether it created the queue, the settings version, the
+   * stored fields, the outbox bound, and the fields whose stored value the upsert changed.
+   */
   public record QueueRecord(
-      boolean created, long version, Map<String, String> fields, long outboxBound) {}
+      boolean created,
+      long version,
+      Map<String, String> fields,
+      long outboxBound,
+      Set<String> changed) {}
 
   /**
    * A read of a partition's outbox: its size, and the entries read (stream id, then the fields of
@@ -34,7 +43,11 @@ public final class Replies {
       long dueMs) {}
 
   /** A claim: the server time it ran at, and the jobs it leased. */
-  public record Claimed(long nowMs, List<ClaimedJob> jobs) {}
+  /**
+   * A claim's jobs; {@code heldForMs} is 0, or, when the queue's flow-control limits held ready
+   * jobs back, how long after the claim (server time) they next let one through.
+   */
+  public record Claimed(long nowMs, List<ClaimedJob> jobs, long heldForMs) {}
 
   public record ClaimedJob(
       String id, RecordCodec.Decoded record, int attempt, String receipt, long leaseUntilMs) {}
@@ -51,7 +64,12 @@ public final class Replies {
 
   /** A partition's counts by state and its counters. */
   public record Counts(
-      long ready, long inflight, long dead, Map<String, Long> counters, boolean paused) {}
+      long ready,
+      long inflight,
+      long dead,
+      Map<String, Long> counters,
+      boolean paused,
+      long heldBack) {}
 
   /**
    * A job of a page by state, with its score: due time (delayed, ready), lease deadline (inflight)

@@ -24,6 +24,7 @@ public enum Script {
   DEAD_PURGE("dead_purge", false),
   STATS("stats", false),
   PAUSE("pause", false),
+  SET_LIMITS("set_limits", false),
   OUTBOX("outbox", false),
   DROP("drop", false),
   QUEUE_UPSERT("queue_upsert", true),

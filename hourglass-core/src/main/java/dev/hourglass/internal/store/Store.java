@@ -218,6 +218,23 @@ public final class Store {
   }
 
   /**
+   * Sets a partition's share of its queue's flow-control limits: a rate of {@code rateMax} per
+   * {@code ratePeriodMs} (0: none) and a concurrency (0: none).
+   */
+  public CompletableFuture<Void> setLimits(
+      Partition p, int rateMax, long ratePeriodMs, int concurrency) {
+    return runner
+        .run(
+            Script.SET_LIMITS,
+            p.fixedKeys(),
+            p.argv()
+                .add(rateMax > 0 ? Integer.toString(rateMax) : "")
+                .add(ratePeriodMs)
+                .add(concurrency > 0 ? Integer.toString(concurrency) : ""))
+        .thenApply(reply -> null);
+  }
+
+  /**
    * Deletes a partition and, when {@code withJobs}, its jobs: {@code OK} with how many jobs went,
    * or {@code NOT_EMPTY} with how many it holds (then nothing changed).
    */

@@ -2,6 +2,7 @@
 --- @include "record"
 --- @include "jobs"
 --- @include "place"
+--- @include "limits"
 -- catch_up: the work the server clock alone makes due. Jobs past their ttl leave, lapsed leases come back (or go
 -- dead when their attempts are spent), and slot lists that start before a given time load into near. Stats and
 -- list run it first whenever meta.cu says some is due; claim and promote answer CATCH_UP instead, and their caller
@@ -27,6 +28,7 @@ local function expire_ttl(now, budget)
   local expired = redis.call('ZRANGEBYSCORE', K_TTL, '-inf', now, 'LIMIT', 0, budget)
   for _, m in ipairs(expired) do drop(pool_of(m), m, 'expired') end
   if #expired > 0 then redis.call('HINCRBY', K_STATS, 'expired', #expired) end
+  limits_freed(#expired) -- a leased job past its ttl leaves too
   return #expired == budget
 end
 
@@ -59,6 +61,7 @@ local function return_lapsed(now, budget)
   end
   if requeued > 0 then redis.call('HINCRBY', K_STATS, 'retried', requeued) end
   if killed > 0 then redis.call('HINCRBY', K_STATS, 'dead', killed) end
+  limits_freed(killed) -- the requeued are ready, and woken for as such
   return requeued, #lapsed == budget
 end
 

@@ -11,7 +11,9 @@
 --                          jobs in near up to this time were announced with wake tokens); paused (present while the
 --                          queue is paused: claims lease nothing); archive (present while finished jobs are recorded
 --                          in the outbox: the most records it may hold); obd (records dropped from the outbox past
---                          that bound); pr (the priorities K_PRIO may hold jobs of: includes/priority.lua)
+--                          that bound); pr (the priorities K_PRIO may hold jobs of: includes/priority.lua); rmax,
+--                          rper, conc (present while the queue has flow-control limits: this partition's share of
+--                          them, see includes/limits.lua)
 --   KEYS[2] near     ZSET  member -> due ms: every job neither leased nor dead nor in a slot list (those due before
 --                          the watermark, those an enqueue placed here, those whose slot list it could not write).
 --                          The ones due by the server clock are ready; claim takes them oldest due first
@@ -85,12 +87,14 @@ end
 -- numbers; the promoter's fields (po, pu, ret, sig) and the priorities listed (pr) as stored.
 local M_WM, M_DUE, M_CU, M_LOCK_OWNER, M_LOCK_UNTIL, M_RETENTION, M_SIGNALLED, M_PAUSED, M_ARCHIVE
 local M_PRIO
+-- The partition's flow-control limits as numbers, nil when it has none (includes/limits.lua).
+local M_RATE_MAX, M_RATE_PERIOD, M_CONCURRENCY
 
 -- Reads the partition's meta hash once per script and refuses a caller that assumes another pool count. Creates the
 -- partition when asked (enqueue does; a partition with no meta holds no job). Converts each number once.
 local function load_meta(create)
   local m = redis.call('HMGET', K_META, 'pools', 'wm', 'due', 'cu', 'po', 'pu', 'ret', 'sig', 'paused', 'archive',
-    'pr')
+    'pr', 'rmax', 'rper', 'conc')
   if not m[1] then
     -- A new partition has no clock work yet: every writer that adds some lowers cu to it.
     if create then redis.call('HSET', K_META, 'pools', ARGV[1], 'cu', fmt(NOTHING_DUE)) end
@@ -103,15 +107,18 @@ local function load_meta(create)
   M_PAUSED = m[9] ~= false
   M_ARCHIVE = tonumber(m[10])
   M_PRIO = m[11] or nil
+  M_RATE_MAX, M_RATE_PERIOD, M_CONCURRENCY = tonumber(m[12]), tonumber(m[13]), tonumber(m[14])
 end
 
--- The checks of scripts that read nothing else of meta (ack): the pool count, and the outbox bound.
+-- The checks of scripts that read nothing else of meta (ack): the pool count, and the outbox bound; and the
+-- concurrency limit, whose held-back consumers an ack wakes.
 local function load_meta_bound()
-  local m = redis.call('HMGET', K_META, 'pools', 'archive')
+  local m = redis.call('HMGET', K_META, 'pools', 'archive', 'conc')
   if m[1] and m[1] ~= ARGV[1] then
     error('HG_LAYOUT partition has ' .. m[1] .. ' pools, caller assumed ' .. ARGV[1])
   end
   M_ARCHIVE = tonumber(m[2])
+  M_CONCURRENCY = tonumber(m[3])
 end
 
 -- A job finished (outcome acked, dead, cancelled, expired or purged) with record rec as it was then: while the

@@ -14,6 +14,7 @@ import dev.hourglass.server.json.BackoffJson;
 import dev.hourglass.server.json.Fields;
 import dev.hourglass.server.json.JsonIn;
 import dev.hourglass.server.json.JsonOut;
+import dev.hourglass.server.json.LimitsJson;
 import dev.hourglass.server.json.QueueNames;
 import dev.hourglass.server.push.DeliveryConfig;
 import io.javalin.http.Context;
@@ -53,7 +54,7 @@ final class QueuesApi {
   void put(Context ctx, String queue) {
     Fields f =
         Fields.of(JsonIn.object(api.body(ctx)))
-            .only("partitions", "defaults", "delivery", "replicaAcks", "compressAbove");
+            .only("partitions", "defaults", "delivery", "replicaAcks", "compressAbove", "limits");
     QueueNames.check(queue);
     boolean exists = api.queues.exists(queue);
     QueueSettings current =
@@ -77,6 +78,9 @@ final class QueuesApi {
       // null: follow the server's --compress-above; 0: never compress; n: from n bytes on
       OptionalLong bytes = f.optLong("compressAbove", 0, QueueSettings.MAX_COMPRESS_ABOVE);
       b.compressAbove(bytes.isPresent() ? (int) bytes.getAsLong() : null);
+    }
+    if (f.present("limits")) {
+      b.limits(f.optObject("limits").map(LimitsJson::read).orElse(null)); // null removes them
     }
     DeliveryConfig stored =
         DeliveryConfig.fromAttribute(current.attributes().get(DeliveryConfig.ATTRIBUTE));
@@ -138,6 +142,8 @@ final class QueuesApi {
     } else {
       o.putNull("compressAbove");
     }
+    LimitsJson.write(o, settings.limits().orElse(null));
+    o.put("heldBack", s.heldBack());
     o.set(
         "delivery",
         DeliveryConfig.fromAttribute(settings.attributes().get(DeliveryConfig.ATTRIBUTE)).toJson());

@@ -164,7 +164,7 @@ var HG = (function () {
 
   return {
     $: $, el: el, clear: clear, seg: seg, num: num, rate: rate, absTime: absTime, relTime: relTime,
-    timeEl: timeEl, preview: preview, ellipsis: ellipsis, api: api, explain: explain, toast: toast,
+    span: span, timeEl: timeEl, preview: preview, ellipsis: ellipsis, api: api, explain: explain, toast: toast,
     confirmAction: confirmAction, wireDialogs: wireDialogs, ApiError: ApiError,
     onToken: function (f) { onToken = f; }
   };

@@ -28,9 +28,24 @@ HG.queue = (function () {
       c.querySelector('.card-value').textContent = HG.num(q[k[0]]);
       c.classList.toggle('bad', k[0] === 'dead' && q.dead > 0);
     });
+    limits(q);
     paused = q.paused === true;
     HG.$('queuePaused').classList.toggle('hidden', !paused);
     HG.$('pauseButton').textContent = paused ? 'Resume' : 'Pause';
+  }
+
+  /** The queue's flow-control limits in words, and the ready jobs they hold back now. */
+  function limits(q) {
+    var l = q.limits, parts = [];
+    if (l && l.rate) {
+      var p = l.rate.periodMs;
+      parts.push('at most ' + HG.num(l.rate.max) + ' deliveries per ' + (p % 1000 === 0 ? HG.span(p) : p + ' ms'));
+    }
+    if (l && typeof l.concurrency === 'number') parts.push('at most ' + HG.num(l.concurrency) + ' inflight');
+    HG.$('queueLimitsText').textContent = parts.length ? 'Limits: ' + parts.join(', ') + '.' : 'No flow-control limits.';
+    var held = typeof q.heldBack === 'number' ? q.heldBack : 0;
+    HG.$('queueHeldBack').textContent = parts.length ? 'Held back now: ' + HG.num(held) + ' ready job' + (held === 1 ? '' : 's') + '.' : '';
+    HG.$('queueLimits').classList.toggle('held', held > 0);
   }
 
   function charts() {

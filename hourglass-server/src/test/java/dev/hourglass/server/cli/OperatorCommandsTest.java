@@ -24,6 +24,7 @@ class OperatorCommandsTest {
         "jobs --state ready",
         "pause",
         "resume",
+        "limits",
         "delete",
         "claim",
         "ack --receipt r ID",
@@ -67,6 +68,25 @@ class OperatorCommandsTest {
         .isEqualTo(ExitCodes.UNAVAILABLE);
     assertThat(Cli.run("jobs", "q".repeat(100), "--state", "dead", "--server", NOWHERE).exitCode())
         .isEqualTo(ExitCodes.UNAVAILABLE);
+  }
+
+  @Test
+  void malformedLimitsAreUsageErrorsBeforeAnyRequest() {
+    for (String[] bad :
+        List.of(
+            new String[] {"--rate", "100"},
+            new String[] {"--rate", "0/1s"},
+            new String[] {"--rate", "5/2d"},
+            new String[] {"--rate", "5/soon"},
+            new String[] {"--concurrency", "0"},
+            new String[] {"--clear", "--concurrency", "2"})) {
+      List<String> args = new java.util.ArrayList<>(List.of("limits", "q", "--server", NOWHERE));
+      args.addAll(List.of(bad));
+      Cli.Result result = Cli.run(args.toArray(String[]::new));
+      assertThat(result.exitCode())
+          .as(String.join(" ", bad) + ": " + result)
+          .isEqualTo(ExitCodes.USAGE);
+    }
   }
 
   @Test
