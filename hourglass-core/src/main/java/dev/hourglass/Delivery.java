@@ -22,6 +22,7 @@ import java.util.Optional;
  * @param visibility the lease length of this delivery
  * @param backoff the job's retry delays (its own, or the queue's)
  * @param lastError the error of the previous attempt, if any
+ * @param schedule the id of the schedule the job is an occurrence of, if it is one
  * @param <T> the payload type of the queue handle
  */
 public record Delivery<T>(
@@ -36,7 +37,8 @@ public record Delivery<T>(
     Instant createdAt,
     Duration visibility,
     Backoff backoff,
-    Optional<String> lastError) {
+    Optional<String> lastError,
+    Optional<String> schedule) {
 
   /**
    * The payload as UTF-8 text, for logs and display.
@@ -77,6 +79,7 @@ public record Delivery<T>(
         createdAt,
         visibility,
         backoff,
-        lastError);
+        lastError,
+        schedule);
   }
 }

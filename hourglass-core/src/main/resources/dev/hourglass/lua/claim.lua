@@ -1,4 +1,5 @@
 --- @include "partition"
+--- @include "schedule"
 -- claim: lease up to max ready jobs (the jobs in near that are due by the server clock), oldest due first. While
 -- clock work has fallen due (meta.cu, see catch_up.lua) it answers CATCH_UP and changes nothing: its caller runs
 -- clock.lua and claims again, so an overdue job is claimed even when no promoter has run.
@@ -57,6 +58,7 @@ local reply, r = { OK, now }, 2 -- r: length of reply (counters instead of #t, w
 -- Its lease is KEEPER too, longer than any receipt (at most 64 characters), so no ack or extend can match it.
 local inflight_args, lease_args = { KEEPER_SCORE, KEEPER }, { KEEPER, KEEPER }
 local a = 2
+local occurrences = {} -- leased occurrences of schedules: each enqueues its schedule's next (schedule.lua)
 for gi = 1, n_groups do
   local g = groups[order[gi]]
   local pool_key = KEYS[FIRST_EXTRA_KEY + order[gi]]
@@ -80,6 +82,7 @@ for gi = 1, n_groups do
       lease_args[a + 1], lease_args[a + 2] = m, token
       reply[r + 1], reply[r + 2] = m, rec
       a, r = a + 2, r + 2
+      if byte(rec, 19) % 4 >= 2 then occurrences[#occurrences + 1] = m end -- flags bit 1 (record.lua)
     end
   end
 end
@@ -91,6 +94,7 @@ if leased > 0 then
   promoter_due(earliest_deadline)
   call('HINCRBY', K_STATS, 'delivered', fmt(leased))
 end
+for _, m in ipairs(occurrences) do sched_left(m, now) end
 -- Ready jobs were left behind: pass the wake-up on to another blocked consumer. Else every token left is stale
 -- (nothing is ready): they would only wake consumers into empty claims.
 if more then wake(1) else call('DEL', K_WAKE) end

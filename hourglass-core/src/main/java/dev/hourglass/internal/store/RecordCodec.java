@@ -27,6 +27,9 @@ public final class RecordCodec {
   /** The bit of the flags byte that says the payload is compressed. */
   static final int COMPRESSED = 1;
 
+  /** The bit of the flags byte that says the job is an occurrence of a schedule. */
+  public static final int OCCURRENCE = 2;
+
   private RecordCodec() {}
 
   /**
