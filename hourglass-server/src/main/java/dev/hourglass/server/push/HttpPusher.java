@@ -52,6 +52,7 @@ final class HttpPusher implements JobHandler<byte[]> {
     JsonOut.putPayload(body, "payload", work.payload());
     body.put("maxAttempts", job.maxAttempts());
     body.put("runAt", job.dueAt().toEpochMilli()).put("createdAt", job.createdAt().toEpochMilli());
+    job.schedule().ifPresent(s -> body.put("schedule", s));
     byte[] bytes = JsonOut.bytes(body);
     HttpRequest.Builder request =
         HttpRequest.newBuilder(config.url()).timeout(Duration.ofMillis(config.timeoutMs()));
