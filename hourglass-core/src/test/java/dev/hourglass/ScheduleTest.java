@@ -61,6 +61,7 @@ class ScheduleTest extends HourglassTestBase {
       }
     }
     assertThat(times.get(0)).isEqualTo(first.toEpochMilli());
+    assertThat(q.stats().counters().occurrences()).isEqualTo(4); // three delivered, one pending
     for (int i = 1; i < times.size(); i++) {
       assertThat(times.get(i) - times.get(i - 1)).isPositive();
       assertThat((times.get(i) - first.toEpochMilli()) % 1000).isZero();

@@ -43,7 +43,8 @@ final class QueueCounts {
             counter(counters, "retried"),
             counter(counters, "dead"),
             counter(counters, "expired"),
-            counter(counters, "cancelled")));
+            counter(counters, "cancelled"),
+            counter(counters, "occurrences")));
   }
 
   private static long counter(Map<String, Long> counters, String name) {

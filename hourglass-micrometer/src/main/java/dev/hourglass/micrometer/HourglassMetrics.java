@@ -24,11 +24,11 @@ import org.slf4j.LoggerFactory;
  *   <li>Per queue (tag {@code queue}), from the counters and counts Hourglass keeps in Redis, so
  *       every process reports the queue's whole truth: the function counters {@code
  *       hourglass.jobs.enqueued}, {@code .delivered}, {@code .acked}, {@code .retried}, {@code
- *       .dead}, {@code .expired}, {@code .cancelled}, and the gauge {@code
- *       hourglass.jobs{state=delayed|ready|inflight|dead}}. All of a queue's meters read one cached
- *       {@link QueueStats}, fetched from Redis at most once per {@value #STATS_MAX_AGE_MS} ms (one
- *       script call per partition) when the registry is read; a failed read keeps the last values
- *       (NaN before the first success).
+ *       .dead}, {@code .expired}, {@code .cancelled}, {@code .occurrences} (of schedules), and the
+ *       gauge {@code hourglass.jobs{state=delayed|ready|inflight|dead}}. All of a queue's meters
+ *       read one cached {@link QueueStats}, fetched from Redis at most once per {@value
+ *       #STATS_MAX_AGE_MS} ms (one script call per partition) when the registry is read; a failed
+ *       read keeps the last values (NaN before the first success).
  *   <li>{@code hourglass.redis.script{script,outcome=ok|error}}: a histogram of every Lua script
  *       call's latency (buckets 0.25 ms to 1 s), when this object is the client's {@link
  *       ScriptListener}.
@@ -197,6 +197,11 @@ public final class HourglassMetrics implements ScriptListener {
       counter("dead", "Jobs that went dead", tags, s -> s.counters().dead());
       counter("expired", "Jobs dropped by their ttl", tags, s -> s.counters().expired());
       counter("cancelled", "Jobs removed by cancel", tags, s -> s.counters().cancelled());
+      counter(
+          "occurrences",
+          "Occurrences of schedules enqueued",
+          tags,
+          s -> s.counters().occurrences());
       gauge("delayed", tags, QueueStats::delayed);
       gauge("ready", tags, QueueStats::ready);
       gauge("inflight", tags, QueueStats::inflight);

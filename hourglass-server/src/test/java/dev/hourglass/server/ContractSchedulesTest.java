@@ -74,6 +74,10 @@ class ContractSchedulesTest extends ContractTestBase {
     assertThat(fieldNames(list)).containsExactly("schedules");
     assertThat(list.get("schedules")).hasSize(1);
     assertThat(list.get("schedules").get(0).get("id").asText()).isEqualTo("nightly");
+
+    // the first put enqueued an occurrence; the second kept it
+    assertThat(s.get("/metrics").body())
+        .containsPattern("(?m)^hourglass_jobs_occurrences_total\\{queue=\"q\"\\} 1(\\.0)?$");
   }
 
   @Test
