@@ -23,7 +23,7 @@ if old then
       local m = sched_member(sid, st.pending, st.ppool)
       local pool_key = KEYS[FIRST_EXTRA_KEY + st.ppool]
       local rec = redis.call('HGET', pool_key, m)
-      if rec and redis.call('ZSCORE', K_NEAR, m) then
+      if rec and (redis.call('ZSCORE', K_NEAR, m) or redis.call('ZSCORE', K_PRIO, m)) then
         local due, created = struct.unpack('<i6i6', rec)
         local expire = 0
         if tonumber(ARGV[6]) > 0 then expire = math.max(due, created) + tonumber(ARGV[6]) end
