@@ -185,6 +185,15 @@ public final class ScheduleSpec<T> {
     }
 
     /**
+     * @param z the time zone a cron expression follows (an interval keeps it as written only)
+     * @return this builder
+     */
+    public Builder<T> zone(ZoneId z) {
+      this.zone = z;
+      return this;
+    }
+
+    /**
      * @param at no occurrence before it (a fixed interval counts from it)
      * @return this builder
      */

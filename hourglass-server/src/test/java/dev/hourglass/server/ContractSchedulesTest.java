@@ -85,6 +85,17 @@ class ContractSchedulesTest extends ContractTestBase {
     JsonNode created = assertJson(s.call("PUT", S + "beat", j("{'every':1000,'payload':7}")), 201);
     assertThat(created.get("every").asLong()).isEqualTo(1000);
     assertThat(created.get("timeZone").asText()).isEqualTo("UTC");
+    assertThat(
+            assertJson(
+                    s.call(
+                        "PUT",
+                        S + "zoned",
+                        j("{'every':60000,'timeZone':'Asia/Tokyo','payload':1}")),
+                    201)
+                .get("timeZone")
+                .asText())
+        .isEqualTo("Asia/Tokyo");
+    assertNoContent(s.call("DELETE", S + "zoned", null));
     JsonNode[] got = new JsonNode[1];
     await()
         .atMost(Duration.ofSeconds(30))

@@ -67,11 +67,9 @@ final class ScheduleJson {
     if (f.has("cron")) {
       b = ScheduleSpec.cron(id, f.text("cron", 200), zone(f), body.rawPayload());
     } else {
-      if (f.has("timeZone")) {
-        zone(f); // checked, though an interval does not follow a wall clock
-      }
       long every = f.optLong("every", 1000, Long.MAX_VALUE / 2).getAsLong();
-      b = ScheduleSpec.every(id, Duration.ofMillis(every), body.rawPayload());
+      // kept as written (checked), though an interval does not follow a wall clock
+      b = ScheduleSpec.every(id, Duration.ofMillis(every), body.rawPayload()).zone(zone(f));
     }
     f.optLong("startAt", 0, JobSpec.MAX_DELAY.toMillis() * 1000)
         .ifPresent(t -> b.startAt(Instant.ofEpochMilli(t)));
