@@ -23,6 +23,7 @@ import java.util.Optional;
  * @param visibility the lease length of this delivery
  * @param backoff the job's retry delays (its own, or the queue's)
  * @param lastError the error of the previous attempt, if any
+ * @param schedule the id of the schedule the job is an occurrence of, if it is one
  * @param <T> the payload type of the queue handle
  */
 public record Delivery<T>(
@@ -38,7 +39,8 @@ public record Delivery<T>(
     Instant createdAt,
     Duration visibility,
     Backoff backoff,
-    Optional<String> lastError) {
+    Optional<String> lastError,
+    Optional<String> schedule) {
 
   /**
    * The payload as UTF-8 text, for logs and display.
@@ -80,6 +82,7 @@ public record Delivery<T>(
         createdAt,
         visibility,
         backoff,
-        lastError);
+        lastError,
+        schedule);
   }
 }

@@ -2,6 +2,7 @@ package dev.hourglass;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Optional;
 
 /**
  * A job as a {@link JobHandler} receives it: the decoded payload, the delivery's metadata, and the
@@ -87,6 +88,15 @@ public interface Job<T> {
    */
   default String payloadAsString() {
     return delivery().payloadAsString();
+  }
+
+  /**
+   * The schedule this job is an occurrence of ({@link Schedules}), if it is one.
+   *
+   * @return {@code delivery().schedule()}
+   */
+  default Optional<String> schedule() {
+    return delivery().schedule();
   }
 
   /**

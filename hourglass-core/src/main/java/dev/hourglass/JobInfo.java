@@ -25,6 +25,8 @@ import java.util.Optional;
  * @param backoff its retry delays (its own, or the queue's)
  * @param lastError the error of its last failed attempt, if any
  * @param payload the payload, read with the codec of the handle that read the job
+ * @param schedule the id of the schedule the job is an occurrence of ({@link Schedules}), if it is
+ *     one
  * @param <T> the payload type of the queue handle
  */
 public record JobInfo<T>(
@@ -42,7 +44,8 @@ public record JobInfo<T>(
     Duration visibility,
     Backoff backoff,
     Optional<String> lastError,
-    Payload<T> payload) {
+    Payload<T> payload,
+    Optional<String> schedule) {
 
   /**
    * The payload as UTF-8 text, for logs and display.
@@ -77,6 +80,7 @@ public record JobInfo<T>(
         visibility,
         backoff,
         lastError,
-        payload.as(codec));
+        payload.as(codec),
+        schedule);
   }
 }

@@ -335,6 +335,13 @@ public interface Queue<T> {
   DeadLetters<T> dead();
 
   /**
+   * The queue's schedules (recurring jobs), their payloads typed like this handle's.
+   *
+   * @return the schedules of this queue
+   */
+  Schedules<T> schedules();
+
+  /**
    * One page of the queue's jobs in a state, across its partitions, ordered by due time (delayed,
    * ready), lease deadline (inflight) or time of death (dead), ties by id. States follow the server
    * clock: a job whose due time has passed is ready, whether or not a promoter has run.

@@ -71,6 +71,7 @@ public record QueueStats(
    * @param dead jobs that went dead
    * @param expired jobs dropped because their ttl ran out
    * @param cancelled jobs removed by cancel
+   * @param occurrences occurrences of schedules enqueued (counted in {@code enqueued} too)
    */
   public record Counters(
       long enqueued,
@@ -79,5 +80,29 @@ public record QueueStats(
       long retried,
       long dead,
       long expired,
-      long cancelled) {}
+      long cancelled,
+      long occurrences) {
+
+    /**
+     * Counters of a queue that enqueued no occurrence of a schedule.
+     *
+     * @param enqueued jobs created
+     * @param delivered deliveries handed to consumers (each attempt counts)
+     * @param acked jobs finished by ack
+     * @param retried failed or expired deliveries that were scheduled again
+     * @param dead jobs that went dead
+     * @param expired jobs dropped because their ttl ran out
+     * @param cancelled jobs removed by cancel
+     */
+    public Counters(
+        long enqueued,
+        long delivered,
+        long acked,
+        long retried,
+        long dead,
+        long expired,
+        long cancelled) {
+      this(enqueued, delivered, acked, retried, dead, expired, cancelled, 0);
+    }
+  }
 }

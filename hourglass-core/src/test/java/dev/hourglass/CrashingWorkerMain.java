@@ -57,7 +57,7 @@ public final class CrashingWorkerMain {
   }
 
   /** Exits when the parent closes our stdin (or dies), and in any case after 90 s. */
-  private static void startOrphanGuard() {
+  static void startOrphanGuard() {
     Thread stdinWatch =
         new Thread(
             () -> {

@@ -45,7 +45,8 @@ final class JobViews {
         Duration.ofMillis(r.visibilityMs()),
         backoffOf(r),
         lastError(r),
-        r.toPayload());
+        r.toPayload(),
+        scheduleOf(id, r));
   }
 
   /**
@@ -72,7 +73,19 @@ final class JobViews {
         Instant.ofEpochMilli(r.created()),
         visibility != null ? visibility : Duration.ofMillis(r.visibilityMs()),
         backoffOf(r),
-        lastError(r));
+        lastError(r),
+        scheduleOf(id, r));
+  }
+
+  /**
+   * The schedule of an occurrence (its record's flag, see record.lua): its id up to the last ':'.
+   */
+  static Optional<String> scheduleOf(String id, RecordCodec.Decoded r) {
+    int colon = id.lastIndexOf(':');
+    if ((r.flags() & RecordCodec.OCCURRENCE) == 0 || colon <= 0) {
+      return Optional.empty();
+    }
+    return Optional.of(id.substring(0, colon));
   }
 
   private static Optional<String> lastError(RecordCodec.Decoded r) {

@@ -25,19 +25,28 @@ final class JobsById {
   private final ServerClock clock;
   private final HourglassBuilder.Config config;
   private final JobViews views;
+  private final JobLocator locator;
 
   JobsById(
       QueueTopology topology,
       Store store,
       ServerClock clock,
       HourglassBuilder.Config config,
-      JobViews views) {
+      JobViews views,
+      JobLocator locator) {
     this.name = topology.name();
     this.topology = topology;
     this.store = store;
     this.clock = clock;
     this.config = config;
     this.views = views;
+    this.locator = locator;
+  }
+
+  /** The partition that holds job {@code id} ({@link JobLocator}). */
+  CompletableFuture<dev.hourglass.internal.store.Partition> locate(
+      QueueTopology.Snapshot s, String id) {
+    return locator.locate(s, id);
   }
 
   CompletableFuture<Optional<JobInfo<byte[]>>> get(String id) {
@@ -49,7 +58,8 @@ final class JobsById {
     Names.id(id);
     return topology
         .snapshotAsync()
-        .thenCompose(s -> store.get(s.partitionOf(id), id, evenExpired))
+        .thenCompose(s -> locator.locate(s, id))
+        .thenCompose(p -> store.get(p, id, evenExpired))
         .thenApply(
             f -> {
               if (f.status() != Status.OK) {
@@ -70,7 +80,11 @@ final class JobsById {
     Names.id(id);
     return topology
         .snapshotAsync()
-        .thenCompose(s -> store.cancel(s.partitionOf(id), id, config.replicaAcksFor(s.settings())))
+        .thenCompose(
+            s ->
+                locator
+                    .locate(s, id)
+                    .thenCompose(p -> store.cancel(p, id, config.replicaAcksFor(s.settings()))))
         .thenApply(
             status ->
                 switch (status) {
@@ -105,13 +119,12 @@ final class JobsById {
         .snapshotAsync()
         .thenCompose(
             s ->
-                store.reschedule(
-                    s.partitionOf(id),
-                    id,
-                    relative,
-                    time,
-                    s.slotStart(estimatedDue),
-                    s.lookaheadMs()))
+                locator
+                    .locate(s, id)
+                    .thenCompose(
+                        p ->
+                            store.reschedule(
+                                p, id, relative, time, s.slotStart(estimatedDue), s.lookaheadMs())))
         .thenApply(
             r ->
                 switch (r.status()) {

@@ -53,7 +53,7 @@ public final class Names {
     return d;
   }
 
-  private static String quote(String s) {
+  static String quote(String s) {
     if (s == null) {
       return "null";
     }

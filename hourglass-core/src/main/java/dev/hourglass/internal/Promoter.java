@@ -81,6 +81,10 @@ final class Promoter {
     return part.channel();
   }
 
+  Partition partition() {
+    return part;
+  }
+
   /** Work falls due at {@code dueMs} (server clock), announced on pub/sub; any thread. */
   void hint(long dueMs) {
     onThread(

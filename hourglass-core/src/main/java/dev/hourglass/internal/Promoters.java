@@ -25,7 +25,8 @@ import org.slf4j.LoggerFactory;
  * Redis with {@code promoteAllQueues}), all on one thread, since a pass is a script call sent
  * without blocking; and the pub/sub connection on which scripts announce promoter work that falls
  * due earlier than known. The subscription is checked every {@value #CHECK_MS} ms; when it had to
- * be made again, every promoter passes at once, for the announcements it may have missed.
+ * be made again, every promoter passes at once, for the announcements it may have missed. At the
+ * same pace each promoter's partition has its schedules refilled ({@link ScheduleKeeper}).
  */
 final class Promoters implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Promoters.class);
@@ -36,6 +37,7 @@ final class Promoters implements AutoCloseable {
 
   private final RedisConnector redis;
   private final Deliveries deliveries;
+  private final ScheduleKeeper schedules;
   private final ServerClock clock;
   private final Registry registry;
   private final QueueTopologies topologies;
@@ -65,6 +67,7 @@ final class Promoters implements AutoCloseable {
       boolean everyQueue) {
     this.redis = redis;
     this.deliveries = store.deliveries();
+    this.schedules = new ScheduleKeeper(store.schedules(), clock);
     this.registry = store.registry();
     this.clock = clock;
     this.topologies = topologies;
@@ -139,6 +142,7 @@ final class Promoters implements AutoCloseable {
         r = Failures.await(deliveries.promote(part, p.request(s.settings(), s.lookaheadMs())));
         moved += r.madeReady();
       } while (r.leader() && r.more());
+      Failures.await(schedules.keep(part));
     }
     return moved;
   }
@@ -153,6 +157,19 @@ final class Promoters implements AutoCloseable {
       }
     } catch (HourglassException | RedisException e) {
       log.debug("promoters' pub/sub connection is down: {}", e.getMessage());
+    }
+    // Schedules whose upcoming times run low, or that lost their pending occurrence: refilled and
+    // repaired within a second (ScheduleKeeper).
+    for (Promoter p : byChannel.values()) {
+      schedules
+          .keep(p.partition())
+          .whenComplete(
+              (v, failure) -> {
+                if (failure != null) {
+                  log.debug(
+                      "cannot refill schedules of {} now: {}", p.partition(), failure.getMessage());
+                }
+              });
     }
   }
 

@@ -44,7 +44,8 @@ final class QueueCounts {
             counter(counters, "retried"),
             counter(counters, "dead"),
             counter(counters, "expired"),
-            counter(counters, "cancelled")),
+            counter(counters, "cancelled"),
+            counter(counters, "occurrences")),
         heldBack);
   }
 

@@ -14,6 +14,7 @@ import dev.hourglass.NackResult;
 import dev.hourglass.Queue;
 import dev.hourglass.QueueSettings;
 import dev.hourglass.QueueStats;
+import dev.hourglass.Schedules;
 import dev.hourglass.Worker;
 import dev.hourglass.internal.store.Failures;
 import dev.hourglass.spi.PayloadCodec;
@@ -31,11 +32,18 @@ final class QueueHandle<T> implements Queue<T> {
   private final RedisQueue queue;
   private final PayloadCodec<T> codec;
   private final HandleDeadLetters<T> dead;
+  private final ScheduleHandle<T> schedules;
 
   QueueHandle(RedisQueue queue, PayloadCodec<T> codec) {
     this.queue = queue;
     this.codec = codec;
     this.dead = new HandleDeadLetters<>(queue.dead(), codec);
+    this.schedules = new ScheduleHandle<>(queue.schedules(), this);
+  }
+
+  @Override
+  public Schedules<T> schedules() {
+    return schedules;
   }
 
   RedisQueue engine() {

@@ -38,7 +38,8 @@ final class RedisDeadLetters {
     Names.id(id);
     return queue
         .snapshotAsync()
-        .thenCompose(s -> store.deadRequeue(s.partitionOf(id), id))
+        .thenCompose(s -> byId.locate(s, id))
+        .thenCompose(p -> store.deadRequeue(p, id))
         .thenCompose(
             status ->
                 status == Status.NOT_FOUND ? notDead(id) : CompletableFuture.completedFuture(null));

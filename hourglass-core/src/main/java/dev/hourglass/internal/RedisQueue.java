@@ -51,6 +51,7 @@ final class RedisQueue {
   private final ClaimLoop.Sources loops;
   private final JobPages pages;
   private final QueueLifecycle lifecycle;
+  private final RedisSchedules schedules;
   private volatile ClaimWaiters waiters; // made on the first long poll
 
   RedisQueue(QueueTopology topology, QueueServices c) {
@@ -64,15 +65,18 @@ final class RedisQueue {
     this.callbacks = c.callbacks();
     this.timer = c.timer();
     JobViews views = new JobViews(topology);
-    this.byId = new JobsById(topology, store, clock, config, views);
+    JobLocator locator = new JobLocator(store.schedules());
+    this.byId = new JobsById(topology, store, clock, config, views, locator);
     this.enqueues = new Enqueues(topology, store, clock, config, c.ids(), callbacks);
-    this.settlements = new Settlements(topology, store.deliveries(), clock, config, callbacks);
+    this.settlements =
+        new Settlements(topology, store.deliveries(), clock, config, callbacks, locator);
     this.pages = new JobPages(topology, store.listings(), views);
     this.dead = new RedisDeadLetters(topology, store, pages, byId);
     this.claims = new Claims(topology, store.deliveries(), c.random(), views);
     this.wakes = new WakeWatch(name, store);
     this.loops = new ClaimLoop.Sources(claims, wakes, clock, c.commandTimeout());
     this.lifecycle = new QueueLifecycle(topology, store, pages);
+    this.schedules = new RedisSchedules(topology, store.schedules(), clock);
   }
 
   String name() {
@@ -140,6 +144,10 @@ final class RedisQueue {
 
   RedisDeadLetters dead() {
     return dead;
+  }
+
+  RedisSchedules schedules() {
+    return schedules;
   }
 
   // ---- produce ----

@@ -38,6 +38,7 @@ final class Settlements {
   private final ServerClock clock;
   private final HourglassBuilder.Config config;
   private final Executor callbacks;
+  private final JobLocator locator;
 
   /** Per partition, keyed by the partition itself (see {@code Enqueues}'s batchers). */
   private final Map<Partition, CallBatcher<Receipt, Void>> ackBatchers = new ConcurrentHashMap<>();
@@ -47,7 +48,9 @@ final class Settlements {
       Deliveries deliveries,
       ServerClock clock,
       HourglassBuilder.Config config,
-      Executor callbacks) {
+      Executor callbacks,
+      JobLocator locator) {
+    this.locator = locator;
     this.queue = topology.name();
     this.topology = topology;
     this.deliveries = deliveries;
@@ -61,9 +64,11 @@ final class Settlements {
     Names.receipt(receipt);
     return topology
         .snapshotAsync()
+        .thenCompose(s -> locator.locate(s, id).thenApply(part -> Map.entry(s, part)))
         .thenCompose(
-            s -> {
-              Partition part = s.partitionOf(id);
+            e -> {
+              Snapshot s = e.getKey();
+              Partition part = e.getValue();
               return ackBatchers
                   .computeIfAbsent(
                       part,
@@ -99,19 +104,21 @@ final class Settlements {
   CompletableFuture<NackResult> nack(
       String id, String receipt, String error, long delayMs, boolean kill) {
     Snapshot s = topology.cached();
-    Partition part = s.partitionOf(id);
     long slotStart = s.slotStart(clock.nowMs() + delayMs);
     String text = LastErrors.oneLine(error); // a last error is one line of at most 1,000 characters
-    return deliveries
-        .nack(
-            part,
-            new Receipt(id, receipt),
-            text,
-            delayMs,
-            kill,
-            slotStart,
-            s.lookaheadMs(),
-            config.replicaAcksFor(s.settings()))
+    return locator
+        .locate(s, id)
+        .thenCompose(
+            part ->
+                deliveries.nack(
+                    part,
+                    new Receipt(id, receipt),
+                    text,
+                    delayMs,
+                    kill,
+                    slotStart,
+                    s.lookaheadMs(),
+                    config.replicaAcksFor(s.settings())))
         .thenApply(
             r -> {
               check(r.status(), id);
@@ -120,9 +127,9 @@ final class Settlements {
   }
 
   CompletableFuture<Instant> extend(String id, String receipt, long visibilityMs) {
-    Partition part = topology.cached().partitionOf(id);
-    return deliveries
-        .extend(part, new Receipt(id, receipt), visibilityMs)
+    return locator
+        .locate(topology.cached(), id)
+        .thenCompose(part -> deliveries.extend(part, new Receipt(id, receipt), visibilityMs))
         .thenApply(
             r -> {
               check(r.status(), id);
@@ -149,9 +156,9 @@ final class Settlements {
 
   /** Hands back a delivery that was never started: ready again, the attempt not counted. */
   CompletableFuture<Void> release(String id, String receipt) {
-    Partition part = topology.cached().partitionOf(id);
-    return deliveries
-        .release(part, new Receipt(id, receipt))
+    return locator
+        .locate(topology.cached(), id)
+        .thenCompose(part -> deliveries.release(part, new Receipt(id, receipt)))
         .thenAccept(status -> check(status, id));
   }
 

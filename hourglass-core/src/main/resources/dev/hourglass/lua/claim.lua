@@ -1,6 +1,7 @@
 --- @include "partition"
 --- @include "priority"
 --- @include "limits"
+--- @include "schedule"
 -- claim: lease up to max ready jobs (the jobs in near and K_PRIO that are due by the server clock): the highest
 -- priority first, then the oldest due, then the lowest id (includes/priority.lua). While
 -- clock work has fallen due (meta.cu, see catch_up.lua) it answers CATCH_UP and changes nothing: its caller runs
@@ -68,6 +69,7 @@ local reply, r = { OK, now, 0 }, 3 -- r: length of reply (counters instead of #t
 -- Its lease is KEEPER too, longer than any receipt (at most 64 characters), so no ack or extend can match it.
 local inflight_args, lease_args = { KEEPER_SCORE, KEEPER }, { KEEPER, KEEPER }
 local a = 2
+local occurrences = {} -- leased occurrences of schedules: each enqueues its schedule's next (schedule.lua)
 for gi = 1, n_groups do
   local g = groups[order[gi]]
   local pool_key = KEYS[FIRST_EXTRA_KEY + order[gi]]
@@ -91,6 +93,7 @@ for gi = 1, n_groups do
       lease_args[a + 1], lease_args[a + 2] = m, token
       reply[r + 1], reply[r + 2] = m, rec
       a, r = a + 2, r + 2
+      if byte(rec, 19) % 4 >= 2 then occurrences[#occurrences + 1] = m end -- flags bit 1 (record.lua)
     end
   end
 end
@@ -103,6 +106,7 @@ if leased > 0 then
   call('HINCRBY', K_STATS, 'delivered', fmt(leased))
   limits_started(now, leased)
 end
+for _, m in ipairs(occurrences) do sched_left(m, now) end
 -- Ready jobs were left behind: pass the wake-up on to another blocked consumer, unless the limits hold them back.
 -- Else every token left is stale (nothing is ready): they would only wake consumers into empty claims.
 if more and max < asked then

@@ -24,7 +24,7 @@ import org.slf4j.LoggerFactory;
  *   <li>Per queue (tag {@code queue}), from the counters and counts Hourglass keeps in Redis, so
  *       every process reports the queue's whole truth: the function counters {@code
  *       hourglass.jobs.enqueued}, {@code .delivered}, {@code .acked}, {@code .retried}, {@code
- *       .dead}, {@code .expired}, {@code .cancelled}, and the gauge {@code
+ *       .dead}, {@code .expired}, {@code .cancelled}, {@code .occurrences} (of schedules), and the gauge {@code
  *       hourglass.jobs{state=delayed|ready|inflight|dead}} and {@code hourglass.jobs.held.back}
  *       (the ready jobs the queue's flow-control limits hold back now, {@link
  *       QueueStats#heldBack()}). All of a queue's meters read one cached {@link QueueStats},
@@ -199,6 +199,11 @@ public final class HourglassMetrics implements ScriptListener {
       counter("dead", "Jobs that went dead", tags, s -> s.counters().dead());
       counter("expired", "Jobs dropped by their ttl", tags, s -> s.counters().expired());
       counter("cancelled", "Jobs removed by cancel", tags, s -> s.counters().cancelled());
+      counter(
+          "occurrences",
+          "Occurrences of schedules enqueued",
+          tags,
+          s -> s.counters().occurrences());
       gauge("delayed", tags, QueueStats::delayed);
       gauge("ready", tags, QueueStats::ready);
       gauge("inflight", tags, QueueStats::inflight);

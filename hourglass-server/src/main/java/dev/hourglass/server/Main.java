@@ -18,6 +18,7 @@ import dev.hourglass.server.cli.PauseCommand;
 import dev.hourglass.server.cli.QueuesCommand;
 import dev.hourglass.server.cli.RescheduleCommand;
 import dev.hourglass.server.cli.ResumeCommand;
+import dev.hourglass.server.cli.SchedulesCommand;
 import dev.hourglass.server.cli.StandardInput;
 import dev.hourglass.server.cli.StatsCommand;
 import java.io.IOException;
@@ -56,6 +57,7 @@ import picocli.CommandLine.Command;
       AckCommand.class,
       NackCommand.class,
       DeadCommand.class,
+      SchedulesCommand.class,
       HistoryCommand.class,
       CommandLine.HelpCommand.class
     })

@@ -88,6 +88,55 @@ class CliEndToEndTest {
   }
 
   @Test
+  void schedulesPutListGetPauseResumeDelete() {
+    try (TestServer s = TestServer.startQuickStop(redis.uri())) {
+      String url = s.baseUrl();
+      Run put =
+          cli(
+              url,
+              "schedules",
+              "put",
+              "reports",
+              "nightly",
+              "--cron",
+              "30 2 * * *",
+              "--time-zone",
+              "Europe/Berlin",
+              "--payload",
+              "{\"kind\": \"daily\"}",
+              "--max-attempts",
+              "3");
+      assertThat(put.code()).as(put.err()).isZero();
+      assertThat(put.out()).contains("nightly", "cron 30 2 * * *", "Europe/Berlin", "next run");
+      assertThat(
+              cli(url, "schedules", "put", "reports", "ping", "--every", "1m", "--text", "p")
+                  .code())
+          .isZero();
+
+      Run list = cli(url, "schedules", "list", "reports");
+      assertThat(list.code()).as(list.err()).isZero();
+      assertThat(list.out()).contains("nightly", "ping", "every 60000 ms");
+
+      Run get = cli(url, "schedules", "get", "reports", "nightly", "--json");
+      assertThat(get.code()).as(get.err()).isZero();
+      assertThat(get.out()).contains("\"maxAttempts\":3", "\"nextRuns\":[");
+
+      assertThat(cli(url, "schedules", "pause", "reports", "ping").out())
+          .contains("paused:    yes");
+      assertThat(cli(url, "schedules", "resume", "reports", "ping").out())
+          .contains("paused:    no");
+      assertThat(cli(url, "schedules", "delete", "reports", "ping").code()).isZero();
+      assertThat(cli(url, "schedules", "get", "reports", "ping").code())
+          .as("not found")
+          .isEqualTo(3);
+      assertThat(
+              cli(url, "schedules", "put", "reports", "bad", "--cron", "61 * * * *", "--text", "x")
+                  .err())
+          .contains("cron");
+    }
+  }
+
+  @Test
   void anUnreachableServerIsExitCode5() {
     assertThat(cli("http://127.0.0.1:1", "stats").code()).isEqualTo(5);
   }

@@ -159,7 +159,7 @@ class OpenApiContractTest extends ContractTestBase {
                           probe.probe(body.at("/content/application~1json/schema"));
                           probedByOperation.put(m.getKey() + " " + p.getKey(), probe.probed);
                         }));
-    assertThat(probedByOperation).hasSize(9);
+    assertThat(probedByOperation).hasSize(10);
     assertThat(probedByOperation.get("post /v1/queues/{queue}/jobs/batch"))
         .contains("", "jobs[0].", "jobs[0].backoff.");
     assertThat(probedByOperation.get("put /v1/queues/{queue}"))

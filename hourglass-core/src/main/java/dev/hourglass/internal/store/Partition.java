@@ -107,6 +107,11 @@ public final class Partition {
     return fixedKeys[3];
   }
 
+  /** The partition's schedules (includes/schedule.lua). */
+  public String sched() {
+    return fixedKeys[11];
+  }
+
   public String wake() {
     return fixedKeys[8];
   }

@@ -27,6 +27,9 @@ public final class RecordCodec {
   /** The bit of the flags byte that says the payload is compressed. */
   static final int COMPRESSED = 1;
 
+  /** The bit of the flags byte that says the job is an occurrence of a schedule. */
+  public static final int OCCURRENCE = 2;
+
   /** Where a job's priority (0 to 9) sits in the flags byte: bits 4-7 (includes/priority.lua). */
   private static final int PRIORITY_SHIFT = 4;
 

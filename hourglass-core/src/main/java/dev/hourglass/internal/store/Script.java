@@ -28,7 +28,10 @@ public enum Script {
   OUTBOX("outbox", false),
   DROP("drop", false),
   QUEUE_UPSERT("queue_upsert", true),
-  QUEUE_DELETE("queue_delete", false);
+  QUEUE_DELETE("queue_delete", false),
+  SCHED_PUT("sched_put", false),
+  SCHED_CHANGE("sched_change", false),
+  SCHED_REFILL("sched_refill", false);
 
   private final String scriptName;
   private final boolean delivery;

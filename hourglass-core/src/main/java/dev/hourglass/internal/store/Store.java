@@ -31,6 +31,7 @@ public final class Store {
   private final EnqueueCalls enqueueCalls;
   private final Payloads payloads;
   private final Listings listings;
+  private final ScheduleCalls schedules;
 
   public Store(
       RedisConnector redis,
@@ -47,6 +48,7 @@ public final class Store {
     this.outboxes = new Outboxes(runner, payloads);
     this.enqueueCalls = new EnqueueCalls(runner, serverClock, payloads);
     this.listings = new Listings(runner, payloads);
+    this.schedules = new ScheduleCalls(runner);
   }
 
   /** Compressed payloads: how enqueues store them, how reads open them. */
@@ -66,6 +68,11 @@ public final class Store {
   /** The reads of a partition's jobs by state and of its counts. */
   public Listings listings() {
     return listings;
+  }
+
+  /** The calls on partitions' schedules. */
+  public ScheduleCalls schedules() {
+    return schedules;
   }
 
   /** The calls on partitions' outboxes of finished jobs. */
@@ -154,7 +161,7 @@ public final class Store {
 
   public CompletableFuture<Status> cancel(Partition p, String id, int replicas) {
     return runner
-        .run(Script.CANCEL, p.keysFor(id), p.argv().add(p.member(id)), replicas)
+        .run(Script.CANCEL, p.keysWithAllPools(), p.argv().add(p.member(id)), replicas)
         .thenApply(Reply::status);
   }
 

@@ -3,6 +3,7 @@
 --- @include "jobs"
 --- @include "place"
 --- @include "limits"
+--- @include "schedule"
 -- catch_up: the work the server clock alone makes due. Jobs past their ttl leave, lapsed leases come back (or go
 -- dead when their attempts are spent), and slot lists that start before a given time load into near. Stats and
 -- list run it first whenever meta.cu says some is due; claim and promote answer CATCH_UP instead, and their caller
@@ -23,12 +24,14 @@ local function clock_work_due(now)
   return M_CU == nil or M_CU <= now
 end
 
--- Jobs past their ttl leave, wherever they are. True when the budget ran out.
+-- Jobs past their ttl leave, wherever they are; an expired occurrence of a schedule enqueues the next
+-- (schedule.lua). True when the budget ran out.
 local function expire_ttl(now, budget)
   local expired = redis.call('ZRANGEBYSCORE', K_TTL, '-inf', now, 'LIMIT', 0, budget)
   for _, m in ipairs(expired) do drop(pool_of(m), m, 'expired') end
   if #expired > 0 then redis.call('HINCRBY', K_STATS, 'expired', #expired) end
   limits_freed(#expired) -- a leased job past its ttl leaves too
+  for _, m in ipairs(expired) do sched_left(m, now) end
   return #expired == budget
 end
 

@@ -28,6 +28,15 @@ final class ApiPaths {
     return job(queue, id) + "/schedule";
   }
 
+  /** A queue's recurring schedules (API.md 1.2; {@link #schedule} is a job's reschedule). */
+  static String schedules(String queue) {
+    return queue(queue) + "/schedules";
+  }
+
+  static String recurring(String queue, String id) {
+    return schedules(queue) + "/" + segment(id);
+  }
+
   static String dead(String queue) {
     return queue(queue) + "/dead";
   }

@@ -9,6 +9,7 @@ import dev.hourglass.PayloadTooLargeException;
 import dev.hourglass.QueueNotEmptyException;
 import dev.hourglass.RedisUnavailableException;
 import dev.hourglass.ReplicaAckException;
+import dev.hourglass.ScheduleNotFoundException;
 import dev.hourglass.StaleReceiptException;
 import dev.hourglass.archive.ArchiveException;
 import dev.hourglass.server.json.ApiException;
@@ -56,6 +57,9 @@ public final class ErrorMapper {
     }
     if (t instanceof JobNotFoundException e) {
       return new ApiException(404, "job_not_found", e.getMessage());
+    }
+    if (t instanceof ScheduleNotFoundException e) {
+      return new ApiException(404, "schedule_not_found", e.getMessage());
     }
     if (t instanceof QueueNotEmptyException e) {
       return new ApiException(409, "queue_not_empty", e.getMessage());

@@ -149,6 +149,7 @@ public final class JobJson {
     j.expiresAt().ifPresent(t -> o.put("expiresAt", t.toEpochMilli()));
     o.put("visibilityMs", j.visibility().toMillis());
     o.set("backoff", BackoffJson.write(j.backoff()));
+    j.schedule().ifPresent(s -> o.put("schedule", s));
     return o;
   }
 
@@ -161,6 +162,7 @@ public final class JobJson {
     o.put("queue", d.queue()).put("maxAttempts", d.maxAttempts()).put("priority", d.priority());
     o.put("runAt", d.dueAt().toEpochMilli()).put("createdAt", d.createdAt().toEpochMilli());
     d.lastError().ifPresent(e -> o.put("lastError", e));
+    d.schedule().ifPresent(s -> o.put("schedule", s));
     return o;
   }
 }

@@ -33,6 +33,7 @@ public final class Routes {
     DashboardPage dashboard = new DashboardPage();
     SeriesApi series = new SeriesApi(api);
     HistoryApi history = new HistoryApi(api);
+    SchedulesApi schedules = new SchedulesApi(api);
     var r = config.routes;
 
     r.post(Q + "/jobs", queue(api, Permission.PRODUCE, jobs::enqueue));
@@ -47,6 +48,13 @@ public final class Routes {
     r.post(Q + "/jobs/{id}/ack", job(api, Permission.CONSUME, consume::ack));
     r.post(Q + "/jobs/{id}/nack", job(api, Permission.CONSUME, consume::nack));
     r.post(Q + "/jobs/{id}/extend", job(api, Permission.CONSUME, consume::extend));
+
+    get(r, Q + "/schedules", queue(api, Permission.READ, schedules::list));
+    get(r, Q + "/schedules/{id}", job(api, Permission.READ, schedules::get));
+    r.put(Q + "/schedules/{id}", job(api, Permission.PRODUCE, schedules::put));
+    r.delete(Q + "/schedules/{id}", job(api, Permission.PRODUCE, schedules::delete));
+    r.post(Q + "/schedules/{id}/pause", job(api, Permission.PRODUCE, schedules::pause));
+    r.post(Q + "/schedules/{id}/resume", job(api, Permission.PRODUCE, schedules::resume));
 
     get(r, Q + "/dead", queue(api, Permission.READ, dead::list));
     r.post(Q + "/dead/{id}/requeue", job(api, Permission.ADMIN, dead::requeue));

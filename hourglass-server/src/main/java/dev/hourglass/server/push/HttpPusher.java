@@ -19,11 +19,12 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * POSTs one job to the queue's URL: {@code {"id","queue","attempt","payload"}} (plus {@code
- * maxAttempts}, {@code runAt}, {@code createdAt}), with headers {@code Hourglass-Job-Id}, {@code
- * Hourglass-Attempt}, the queue's own {@code headers} and, with a secret, {@code
- * Hourglass-Signature}. A 2xx answer acks the job (the worker acks when this returns). Any other
- * status, a connection failure or the timeout retries it by its backoff ({@link Job#retryAfter}),
- * dead after its last attempt, with a one-line reason from {@link PushFailures} as its last error.
+ * maxAttempts}, {@code runAt}, {@code createdAt}, and {@code schedule} for an occurrence of one),
+ * with headers {@code Hourglass-Job-Id}, {@code Hourglass-Attempt}, the queue's own {@code headers}
+ * and, with a secret, {@code Hourglass-Signature}. A 2xx answer acks the job (the worker acks when
+ * this returns). Any other status, a connection failure or the timeout retries it by its backoff
+ * ({@link Job#retryAfter}), dead after its last attempt, with a one-line reason from {@link
+ * PushFailures} as its last error.
  */
 final class HttpPusher implements JobHandler<byte[]> {
   /** Past the POST's own timeout, how long an answer's body may still take to arrive. */
@@ -52,6 +53,7 @@ final class HttpPusher implements JobHandler<byte[]> {
     JsonOut.putPayload(body, "payload", work.payload());
     body.put("maxAttempts", job.maxAttempts());
     body.put("runAt", job.dueAt().toEpochMilli()).put("createdAt", job.createdAt().toEpochMilli());
+    job.schedule().ifPresent(s -> body.put("schedule", s));
     byte[] bytes = JsonOut.bytes(body);
     HttpRequest.Builder request =
         HttpRequest.newBuilder(config.url()).timeout(Duration.ofMillis(config.timeoutMs()));

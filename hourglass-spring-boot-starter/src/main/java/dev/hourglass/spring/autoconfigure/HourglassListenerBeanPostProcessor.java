@@ -1,6 +1,7 @@
 package dev.hourglass.spring.autoconfigure;
 
 import dev.hourglass.spring.HourglassListener;
+import dev.hourglass.spring.HourglassSchedule;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,6 +20,7 @@ import org.springframework.core.env.Environment;
 public class HourglassListenerBeanPostProcessor implements BeanPostProcessor {
   private final Environment environment;
   private final List<ListenerMethod> found = new ArrayList<>();
+  private final List<ScheduleDeclaration> schedules = new ArrayList<>();
   private boolean closed; // guarded by this
 
   /**
@@ -42,15 +44,27 @@ public class HourglassListenerBeanPostProcessor implements BeanPostProcessor {
       return bean;
     }
     List<ListenerMethod> listeners = new ArrayList<>();
+    List<ScheduleDeclaration> declared = new ArrayList<>();
     methods.forEach(
         (method, annotation) -> {
           Method invocable = AopUtils.selectInvocableMethod(method, bean.getClass());
+          String queue = resolve(method, "queue", annotation.queue());
           listeners.add(
               ListenerMethod.of(
-                  bean,
-                  invocable,
-                  resolve(method, "queue", annotation.queue()),
-                  concurrency(method, annotation.concurrency())));
+                  bean, invocable, queue, concurrency(method, annotation.concurrency())));
+          HourglassSchedule schedule =
+              AnnotatedElementUtils.findMergedAnnotation(method, HourglassSchedule.class);
+          if (schedule != null) {
+            declared.add(
+                ScheduleDeclaration.of(
+                    queue,
+                    ListenerMethod.describe(method),
+                    resolve(method, "id", schedule.id()),
+                    resolve(method, "cron", schedule.cron()),
+                    resolve(method, "zone", schedule.zone()),
+                    resolve(method, "every", schedule.every()),
+                    resolve(method, "payload", schedule.payload())));
+          }
         });
     synchronized (this) {
       if (closed) {
@@ -61,8 +75,14 @@ public class HourglassListenerBeanPostProcessor implements BeanPostProcessor {
                 + " (a lazy or prototype bean?); make it an eager singleton");
       }
       found.addAll(listeners);
+      schedules.addAll(declared);
     }
     return bean;
+  }
+
+  /** The schedules declared beside the listener methods found so far. */
+  synchronized List<ScheduleDeclaration> schedules() {
+    return List.copyOf(schedules);
   }
 
   /** The listener methods found so far; none may be added afterwards. */

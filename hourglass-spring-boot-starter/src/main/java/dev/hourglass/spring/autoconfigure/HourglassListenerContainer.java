@@ -56,6 +56,10 @@ final class HourglassListenerContainer implements SmartLifecycle, DisposableBean
     awaitStopped();
     running = true;
     try {
+      // Schedules first (an idempotent put by every instance), then their consumers.
+      for (ScheduleDeclaration schedule : listeners.schedules()) {
+        schedule.put(hourglass);
+      }
       for (ListenerMethod listener : listeners.takeListeners()) {
         workers.add(listener.start(hourglass, mapper, options(listener), observer));
         LOG.debug("Listening to queue '{}' with {}", listener.queue(), listener.description());
