@@ -24,10 +24,10 @@ import org.slf4j.LoggerFactory;
  *   <li>Per queue (tag {@code queue}), from the counters and counts Hourglass keeps in Redis, so
  *       every process reports the queue's whole truth: the function counters {@code
  *       hourglass.jobs.enqueued}, {@code .delivered}, {@code .acked}, {@code .retried}, {@code
- *       .dead}, {@code .expired}, {@code .cancelled}, {@code .occurrences} (of schedules), and the gauge {@code
- *       hourglass.jobs{state=delayed|ready|inflight|dead}} and {@code hourglass.jobs.held.back}
- *       (the ready jobs the queue's flow-control limits hold back now, {@link
- *       QueueStats#heldBack()}). All of a queue's meters read one cached {@link QueueStats},
+ *       .dead}, {@code .expired}, {@code .cancelled}, {@code .occurrences} (of schedules), and the
+ *       gauge {@code hourglass.jobs{state=delayed|ready|inflight|dead}} and {@code
+ *       hourglass.jobs.held.back} (the ready jobs the queue's flow-control limits hold back now,
+ *       {@link QueueStats#heldBack()}). All of a queue's meters read one cached {@link QueueStats},
  *       fetched from Redis at most once per {@value #STATS_MAX_AGE_MS} ms (one script call per
  *       partition) when the registry is read; a failed read keeps the last values (NaN before the
  *       first success).

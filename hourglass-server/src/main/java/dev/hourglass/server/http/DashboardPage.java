@@ -24,6 +24,7 @@ final class DashboardPage {
                   "overview.js", JS,
                   "queue.js", JS,
                   "jobs.js", JS,
+                  "schedules.js", JS,
                   "app.js", JS),
               "no-cache")
           .checked();

@@ -1,9 +1,9 @@
-/* The dashboard's router (#/, #/queue/NAME[/STATE], #/queue/NAME/job/ID) and its 2 s refresh loop. */
+/* The dashboard's router (#/, #/queue/NAME[/STATE|/schedules], #/queue/NAME/job/ID) and its 2 s refresh loop. */
 'use strict';
 (function () {
   var REFRESH_MS = 2000;
   var view = null, timer = null, busy = false, lastHealth = 0, lastError = '';
-  var STATES = ['delayed', 'ready', 'inflight', 'dead', 'history'];
+  var TABS = ['delayed', 'ready', 'inflight', 'dead', 'history', 'schedules'];
 
   function parse() {
     var parts = location.hash.replace(/^#\/?/, '').split('/').map(function (p) {
@@ -11,7 +11,7 @@
     });
     if (parts[0] === 'queue' && parts[1]) {
       if (parts[2] === 'job' && parts[3]) return { view: 'job', queue: parts[1], id: parts[3] };
-      return { view: 'queue', queue: parts[1], tab: STATES.indexOf(parts[2]) >= 0 ? parts[2] : 'delayed' };
+      return { view: 'queue', queue: parts[1], tab: TABS.indexOf(parts[2]) >= 0 ? parts[2] : 'delayed' };
     }
     return { view: 'overview' };
   }
@@ -55,6 +55,7 @@
     if (Date.now() - lastHealth > 10000) { lastHealth = Date.now(); work.push(health()); }
     if (view.view === 'overview') work.push(HG.overview.refresh());
     if (view.view === 'queue') work.push(HG.queue.refresh());
+    if (view.view === 'queue' && view.tab === 'schedules') work.push(HG.schedules.refresh());
     Promise.all(work).then(function () {
       HG.$('live').className = 'live';
       HG.$('live').title = 'Updated ' + new Date().toLocaleTimeString();

@@ -1,7 +1,8 @@
-/* A queue's jobs by state (paged), its history, one job's page, and the job actions. */
+/* A queue's jobs by state (paged), its history, one job's page, and the job actions. Its schedules are in schedules.js. */
 'use strict';
 HG.jobs = (function () {
-  var TABS = [['delayed', 'Delayed'], ['ready', 'Ready'], ['inflight', 'Inflight'], ['dead', 'Dead'], ['history', 'History']];
+  var TABS = [['delayed', 'Delayed'], ['ready', 'Ready'], ['inflight', 'Inflight'], ['dead', 'Dead'], ['history', 'History'],
+    ['schedules', 'Schedules']];
   var PAGE = 25;
   var queue = null, tab = null, cursors = [null], next = null;
   function qpath(q) { return '/v1/queues/' + HG.seg(q); }
@@ -73,9 +74,11 @@ HG.jobs = (function () {
     if (q !== queue || t !== tab) { cursors = [null]; next = null; }
     queue = q; tab = t;
     tabs();
+    if (t === 'schedules') return HG.schedules.show(q);
+    HG.schedules.hide();
     return load();
   }
-  function reload() { return queue ? load() : Promise.resolve(); }
+  function reload() { return !queue ? Promise.resolve() : tab === 'schedules' ? HG.schedules.refresh() : load(); }
 
   function load() {
     var q = queue, t = tab, cursor = cursors[cursors.length - 1];
