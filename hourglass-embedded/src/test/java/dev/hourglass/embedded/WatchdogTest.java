@@ -62,9 +62,11 @@ class WatchdogTest {
 
   @Test
   void treatsAZombieWatchedProcessAsDead() throws Exception {
-    // The child sleep exits at once, and its parent (exec'd into a long sleep) never reaps it.
+    // The child waits for the end of its stdin, and its parent (exec'd into a long sleep) never
+    // reaps it. The child must exit only after the exec: the shell itself would reap it before.
     Process parent =
-        new ProcessBuilder("/bin/sh", "-c", "sleep 0 & echo $!; exec sleep " + STAND_IN_SECONDS)
+        new ProcessBuilder(
+                "/bin/sh", "-c", "exec 3<&0; read x <&3 & echo $!; exec sleep " + STAND_IN_SECONDS)
             .redirectErrorStream(true)
             .start();
     started.add(parent);
@@ -74,6 +76,13 @@ class WatchdogTest {
             new InputStreamReader(parent.getInputStream(), StandardCharsets.UTF_8))) {
       zombiePid = Long.parseLong(out.readLine().trim());
     }
+    await("the shell exec'd into sleep")
+        .atMost(Duration.ofSeconds(30))
+        .pollInterval(Duration.ofMillis(20))
+        .until(
+            () -> Files.readString(Path.of("/proc/" + parent.pid() + "/comm")).trim(),
+            "sleep"::equals);
+    parent.getOutputStream().close(); // the child reads the end of its input and exits
     await("pid " + zombiePid + " becomes a zombie")
         .atMost(Duration.ofSeconds(30))
         .pollInterval(Duration.ofMillis(20))
