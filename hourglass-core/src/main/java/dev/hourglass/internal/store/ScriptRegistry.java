@@ -20,6 +20,12 @@ import java.util.concurrent.CompletionException;
  * server. A script's error message names the file and line of the Lua source it came from.
  */
 final class ScriptRegistry {
+  /**
+   * The one registry of the JVM: the scripts, their texts and digests are the same for every
+   * client, and immutable once loaded.
+   */
+  static final ScriptRegistry SHARED = new ScriptRegistry();
+
   private final Map<Script, LuaSource> sources = new EnumMap<>(Script.class);
   private final Map<Script, byte[]> bytes = new EnumMap<>(Script.class);
   private final Map<Script, String> digests = new EnumMap<>(Script.class);

@@ -27,7 +27,7 @@ final class ScriptRunner {
   private static final int MAX_SLOT_ROUNDS = 1000;
 
   private final RedisConnector redis;
-  private final ScriptRegistry scripts = new ScriptRegistry();
+  private final ScriptRegistry scripts = ScriptRegistry.SHARED;
   private final ScriptListener listener;
   private final Executor callbacks;
   private final ReplicaAcks replicaAcks;
