@@ -395,12 +395,37 @@ class FuzzTest {
     }
   }
 
-  /** Writes the bytes, half-closes, and reads the first response on the connection. */
+  /**
+   * Writes the bytes, half-closes, and reads the first response on the connection. As in {@link
+   * #send}, Jetty answers a request it refuses before any handler runs with 400 and closes without
+   * reading the body, so writing a large body can fail (broken pipe) or the reset can overtake the
+   * 400: such a request is sent again with its head only, and only Jetty's own 400 for it is taken
+   * as the answer. Any other missing answer fails.
+   */
   private static Answer sendRaw(RawReq r) {
-    byte[] bytes =
+    String text =
         new String(r.bytes(), StandardCharsets.ISO_8859_1)
-            .replace(FuzzRequests.SEED_QUEUE, seeds.queue())
-            .getBytes(StandardCharsets.ISO_8859_1);
+            .replace(FuzzRequests.SEED_QUEUE, seeds.queue());
+    try {
+      return exchangeRaw(r, text.getBytes(StandardCharsets.ISO_8859_1));
+    } catch (IOException e) {
+      int headEnd = text.indexOf("\r\n\r\n");
+      if (headEnd >= 0 && headEnd + 4 < text.length()) {
+        try {
+          Answer bare =
+              exchangeRaw(r, text.substring(0, headEnd + 4).getBytes(StandardCharsets.ISO_8859_1));
+          if (bare.status() == 400 && bare.text().contains("\"malformed request: ")) {
+            return bare;
+          }
+        } catch (IOException again) {
+          e.addSuppressed(again);
+        }
+      }
+      throw new UncheckedIOException("no answer to " + r, e);
+    }
+  }
+
+  private static Answer exchangeRaw(RawReq r, byte[] bytes) throws IOException {
     try (Socket socket = new Socket()) {
       socket.connect(new InetSocketAddress("127.0.0.1", server.server().port()), 5000);
       socket.setSoTimeout((int) ANSWER_TIMEOUT.toMillis());
@@ -408,8 +433,6 @@ class FuzzTest {
       socket.getOutputStream().flush();
       socket.shutdownOutput();
       return RawHttp.read(socket.getInputStream(), "HEAD".equals(r.method()));
-    } catch (IOException e) {
-      throw new UncheckedIOException("no answer to " + r, e);
     }
   }
 
