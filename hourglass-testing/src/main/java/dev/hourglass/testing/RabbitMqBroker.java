@@ -30,6 +30,10 @@ public final class RabbitMqBroker implements AutoCloseable {
   private static final long START_TIMEOUT_MS = 120_000;
 
   private final Path base;
+
+  /** The node's Erlang distribution port is its AMQP port plus this. */
+  private static final int DIST_PORT_OFFSET = 10_000;
+
   private final int port;
   private final boolean epmdWasRunning;
   private final Thread cleanup = new Thread(this::killNow, "rabbitmq-broker-cleanup");
@@ -61,8 +65,9 @@ public final class RabbitMqBroker implements AutoCloseable {
         Files.createDirectories(base.resolve(dir));
       }
       Files.writeString(base.resolve("enabled_plugins"), "[].\n");
-      // The distribution port is port + 10000: keep both below 65536.
-      RabbitMqBroker broker = new RabbitMqBroker(base, FreePorts.below(55_000));
+      // The distribution port is port + 10000: both free, and below the ephemeral ports, which a
+      // connection of another test could take between the check and the node's start.
+      RabbitMqBroker broker = new RabbitMqBroker(base, FreePorts.pair(DIST_PORT_OFFSET));
       try {
         broker.start();
       } catch (RuntimeException | Error e) {
@@ -105,7 +110,7 @@ public final class RabbitMqBroker implements AutoCloseable {
     env.put("RABBITMQ_NODENAME", "hgtest" + port + "@localhost");
     env.put("RABBITMQ_NODE_IP_ADDRESS", "127.0.0.1");
     env.put("RABBITMQ_NODE_PORT", Integer.toString(port));
-    env.put("RABBITMQ_DIST_PORT", Integer.toString(port + 10_000));
+    env.put("RABBITMQ_DIST_PORT", Integer.toString(port + DIST_PORT_OFFSET));
     env.put("RABBITMQ_MNESIA_BASE", base.resolve("mnesia").toString());
     env.put("RABBITMQ_LOG_BASE", base.resolve("log").toString());
     env.put("RABBITMQ_ENABLED_PLUGINS_FILE", base.resolve("enabled_plugins").toString());
