@@ -2,8 +2,6 @@ package dev.hourglass.server.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.util.RawValue;
-import dev.hourglass.Backoff;
-import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -34,6 +32,8 @@ public final class EnqueueCommand implements Callable<Integer> {
 
   @Mixin QueueArgument queue;
 
+  @Mixin JobOptions jobOptions;
+
   @ArgGroup(exclusive = true, multiplicity = "1")
   PayloadOptions payload;
 
@@ -45,42 +45,6 @@ public final class EnqueueCommand implements Callable<Integer> {
       paramLabel = "ID",
       description = "The job's id, [A-Za-z0-9._:-]{1,128}; the server makes one when absent.")
   String id;
-
-  @Option(
-      names = "--max-attempts",
-      paramLabel = "N",
-      description = "Attempts before the job goes dead, 1..1000 (default: the queue's).")
-  Integer maxAttempts;
-
-  @Option(
-      names = "--backoff",
-      paramLabel = "SPEC",
-      converter = BackoffSpec.class,
-      description = "Wait between attempts: " + BackoffSpec.FORMS + ".")
-  Backoff backoff;
-
-  @Option(
-      names = "--priority",
-      paramLabel = "N",
-      description = {
-        "Priority 0..9, higher first among due jobs (default: the queue's). Strict: while",
-        "higher-priority jobs keep coming, lower ones wait."
-      })
-  Integer priority;
-
-  @Option(
-      names = "--visibility",
-      paramLabel = "DURATION",
-      converter = DurationParser.class,
-      description = "Lease length of each delivery (default: the queue's).")
-  Duration visibility;
-
-  @Option(
-      names = "--ttl",
-      paramLabel = "DURATION",
-      converter = DurationParser.class,
-      description = "Drop the job if not acked within this long of its creation.")
-  Duration ttl;
 
   public EnqueueCommand(StandardInput stdin) {
     this.stdin = stdin;
@@ -96,21 +60,7 @@ public final class EnqueueCommand implements Callable<Integer> {
     if (schedule != null) {
       schedule.writeTo(body);
     }
-    if (maxAttempts != null) {
-      body.put("maxAttempts", maxAttempts);
-    }
-    if (backoff != null) {
-      body.set("backoff", BackoffSpec.toJson(backoff));
-    }
-    if (priority != null) {
-      body.put("priority", priority);
-    }
-    if (visibility != null) {
-      body.put("visibilityMs", visibility.toMillis());
-    }
-    if (ttl != null) {
-      body.put("ttlMs", ttl.toMillis());
-    }
+    jobOptions.writeTo(body);
     ServerResponse response = options.client().post(ApiPaths.jobs(queue.name), body);
     options.print(
         response,

@@ -2,7 +2,6 @@ package dev.hourglass.server.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.util.RawValue;
-import dev.hourglass.Backoff;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.Callable;
@@ -34,6 +33,8 @@ public final class SchedulesPutCommand implements Callable<Integer> {
   @Mixin ClientOptions options;
 
   @Mixin QueueArgument queue;
+
+  @Mixin JobOptions jobOptions;
 
   @Parameters(
       index = "1",
@@ -83,39 +84,6 @@ public final class SchedulesPutCommand implements Callable<Integer> {
       description = "No occurrence after it.")
   Instant endAt;
 
-  @Option(
-      names = "--max-attempts",
-      paramLabel = "N",
-      description = "Attempts of each occurrence, 1..1000.")
-  Integer maxAttempts;
-
-  @Option(
-      names = "--backoff",
-      paramLabel = "SPEC",
-      converter = BackoffSpec.class,
-      description = "Wait between attempts: " + BackoffSpec.FORMS + ".")
-  Backoff backoff;
-
-  @Option(
-      names = "--visibility",
-      paramLabel = "DURATION",
-      converter = DurationParser.class,
-      description = "Lease length of each delivery.")
-  Duration visibility;
-
-  @Option(
-      names = "--ttl",
-      paramLabel = "DURATION",
-      converter = DurationParser.class,
-      description = "Drop an occurrence not acked within this long of its time.")
-  Duration ttl;
-
-  @Option(
-      names = "--priority",
-      paramLabel = "N",
-      description = "Priority of the occurrences, 0..9 (higher first).")
-  Integer priority;
-
   public SchedulesPutCommand(StandardInput stdin) {
     this.stdin = stdin;
   }
@@ -138,21 +106,7 @@ public final class SchedulesPutCommand implements Callable<Integer> {
     if (endAt != null) {
       body.put("endAt", endAt.toEpochMilli());
     }
-    if (maxAttempts != null) {
-      body.put("maxAttempts", maxAttempts);
-    }
-    if (backoff != null) {
-      body.set("backoff", BackoffSpec.toJson(backoff));
-    }
-    if (visibility != null) {
-      body.put("visibilityMs", visibility.toMillis());
-    }
-    if (ttl != null) {
-      body.put("ttlMs", ttl.toMillis());
-    }
-    if (priority != null) {
-      body.put("priority", priority);
-    }
+    jobOptions.writeTo(body);
     ServerResponse answer = options.client().put(ApiPaths.recurring(queue.name, id), body);
     options.print(answer, SchedulesCommand::details);
     return ExitCodes.OK;
