@@ -133,6 +133,11 @@ class Worker:
             pass
         self.stop()
 
+    @property
+    def stopping(self) -> bool:
+        """Whether :meth:`stop` was called (the worker claims no more)."""
+        return self._stopping.is_set()
+
     def stats(self) -> WorkerStats:
         acks, leases = self._acks, self._leases
         return WorkerStats(

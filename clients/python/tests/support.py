@@ -6,6 +6,7 @@ import os
 import shutil
 import signal
 import socket
+import struct
 import subprocess
 import tempfile
 import threading
@@ -170,7 +171,7 @@ class DroppingProxy:
     def _serve(self, conn: socket.socket) -> None:
         if len(self.dropped) < self._drop:
             self.dropped.append(_read_request(conn))
-            conn.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
+            conn.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
             conn.close()  # with linger 0: a reset
             return
         upstream = socket.create_connection(("127.0.0.1", self._target))
@@ -206,4 +207,5 @@ def _pump(source: socket.socket, sink: socket.socket) -> None:
             try:
                 s.shutdown(socket.SHUT_RDWR)
             except OSError:
-                pass
+                pass  # the other direction closed it first
+            s.close()
