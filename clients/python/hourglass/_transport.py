@@ -44,7 +44,7 @@ class Retry:
 
     def delay(self, failed_attempts: int) -> float:
         """Seconds to wait after ``failed_attempts`` failed tries (1 for the first)."""
-        full = min(self.max_delay, self.base_delay * (2 ** (failed_attempts - 1)))
+        full: float = min(self.max_delay, self.base_delay * 2.0 ** (failed_attempts - 1))
         return full * (1 - 0.2 * random.random())
 
 
