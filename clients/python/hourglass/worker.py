@@ -37,16 +37,20 @@ class WorkerStats:
 class Worker:
     """Runs ``handler`` on each job of ``queue``, ``concurrency`` jobs at a time.
 
-    One thread long-polls (``POST .../claim`` with ``wait_ms``) for as many jobs as there are free handler threads
-    plus ``prefetch`` (at most 100 a claim), so a job is leased only when it can start soon. A handler that returns
-    acks the job: acks are sent in batches (``POST .../ack``) by one more thread, each batch as soon as the one
+    One thread long-polls (``POST .../claim`` with ``wait_ms``, at most 100 jobs a claim) while the worker holds
+    fewer jobs than its threads plus a prefetch: so one claim can carry many short jobs. The prefetch adapts: at
+    most ``prefetch`` (default 1,000), and no more jobs than the threads finish, at their mean handler time so far,
+    within a quarter of the lease (at most 1 s; before the first job ends, as many as the threads), so a prefetched
+    job starts soon and other workers get their share; ``prefetch=0`` holds no more jobs than threads. A handler
+    that returns acks the job: acks are sent in batches (``POST .../ack``) by one more thread, each batch as soon as the one
     before it is answered. A handler that raises nacks the job with its error (``ExceptionType: message``) as the
     job's ``lastError``, so it is retried by its backoff or goes dead. While the worker holds a job its lease is
     extended each time half of it has passed, so a long job is not delivered again. ``visibility_ms`` is the lease
     the worker asks for (``None``: each job's own ``visibilityMs``, else the queue's default).
 
     :meth:`stop` stops claiming (a waiting long poll is given up, and any job the server had leased for it handed
-    back at once), lets the handlers finish every job already claimed, sends the last acks, and returns. Delivery is
+    back at once), lets the handlers finish every job already claimed (the prefetched ones too: the API has no way
+    to hand a claimed job back without counting an attempt), sends the last acks, and returns. Delivery is
     at least once: a handler may see a job again after a crash, so make it idempotent by ``job.id``.
     """
 
@@ -57,7 +61,7 @@ class Worker:
         handler: Handler,
         *,
         concurrency: int = 4,
-        prefetch: int = 0,
+        prefetch: int = 1000,
         wait_ms: int = 10_000,
         visibility_ms: Optional[int] = None,
     ) -> None:
@@ -75,7 +79,10 @@ class Worker:
         self._concurrency = concurrency
         self._wait_ms = wait_ms
         self._visibility_ms = visibility_ms
-        self._free = concurrency + prefetch
+        self._prefetch = prefetch
+        self._window_s = 1.0 if visibility_ms is None else min(1.0, visibility_ms / 4000)
+        self._held = 0  # jobs claimed and not yet finished
+        self._mean_handler_s: Optional[float] = None
         self._free_cond = threading.Condition()
         self._stopping = threading.Event()
         self._cancel = CancelScope()
@@ -172,7 +179,8 @@ class Worker:
                 self._stopping.wait(pause)  # the backoff, cut short by stop()
                 continue
             failures = 0
-            self._give_free(wanted - len(jobs))
+            if len(jobs) < wanted:
+                self._give_free(wanted - len(jobs))
             assert self._leases is not None
             for job in jobs:
                 lease_ms = self._visibility_ms or max(1000, job.lease_until - int(sent_wall * 1000))
@@ -180,21 +188,33 @@ class Worker:
                 self._jobs.put(job)
 
     def _take_free(self) -> int:
-        """Waits for a free place; takes them all (at most a claim's worth). 0 once stopping."""
+        """Waits until the worker may hold more jobs; reserves places for them (at most a claim's worth). 0 once
+        stopping."""
         with self._free_cond:
-            while self._free == 0 and not self._stopping.is_set():
+            while self._capacity() <= self._held and not self._stopping.is_set():
                 self._free_cond.wait()
             if self._stopping.is_set():
                 return 0
-            taken = min(self._free, CLAIM_MAX)
-            self._free -= taken
+            taken = min(self._capacity() - self._held, CLAIM_MAX)
+            self._held += taken
             return taken
 
-    def _give_free(self, count: int) -> None:
-        if count:
-            with self._free_cond:
-                self._free += count
-                self._free_cond.notify()
+    def _capacity(self) -> int:
+        """The threads plus the prefetch they can work off within the window at their mean handler time."""
+        if self._mean_handler_s is None:
+            prefetch = min(self._prefetch, self._concurrency)
+        else:
+            rate = self._concurrency / max(self._mean_handler_s, 1e-6)
+            prefetch = min(self._prefetch, int(rate * self._window_s))
+        return self._concurrency + prefetch
+
+    def _give_free(self, count: int, handler_s: Optional[float] = None) -> None:
+        with self._free_cond:
+            self._held -= count
+            if handler_s is not None:
+                mean = self._mean_handler_s
+                self._mean_handler_s = handler_s if mean is None else mean + (handler_s - mean) * 0.05
+            self._free_cond.notify()
 
     def _handle_loop(self) -> None:
         assert self._acks is not None and self._leases is not None
@@ -202,6 +222,7 @@ class Worker:
             job = self._jobs.get()
             if job is None:
                 return
+            started = time.monotonic()
             try:
                 self._handler(job)
             except Exception as e:  # the handler's failure is the job's: nacked with it, never lost
@@ -213,7 +234,7 @@ class Worker:
             finally:
                 with self._free_cond:
                     self._handled += 1
-                self._give_free(1)
+                self._give_free(1, time.monotonic() - started)
 
     def _nack(self, job: ClaimedJob, error: Exception) -> None:
         with self._free_cond:

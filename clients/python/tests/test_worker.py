@@ -108,17 +108,18 @@ class WorkerTest(unittest.TestCase):
             with lock:
                 handled.append(job.id)
 
-        worker = Worker(self.client, q, handle, concurrency=4, prefetch=8).start()
-        await_condition(lambda: self.client.get_queue(q).inflight == 12, "the worker holds 12 jobs")
+        # Before a job ends the worker holds its threads' worth and as many prefetched: 8, 4 of them running.
+        worker = Worker(self.client, q, handle, concurrency=4, prefetch=4).start()
+        await_condition(lambda: self.client.get_queue(q).inflight == 8, "the worker holds 8 jobs")
         stopping = threading.Thread(target=worker.stop)
         stopping.start()
         await_condition(lambda: worker.stopping, "stop() begun: no more claims")
         release.set()
         stopping.join()
         queue = self.client.get_queue(q)
-        self.assertEqual(len(handled), 12)
-        self.assertEqual((queue.inflight, queue.ready, queue.counters["acked"]), (0, 288, 12))
-        self.assertEqual(queue.counters["delivered"], 12)
+        self.assertEqual(len(handled), 8)
+        self.assertEqual((queue.inflight, queue.ready, queue.counters["acked"]), (0, 292, 8))
+        self.assertEqual(queue.counters["delivered"], 8)
 
         rest: List[str] = []
         with Worker(self.client, q, lambda job: rest.append(job.id)):
