@@ -24,7 +24,7 @@ import sys
 import threading
 import time
 import uuid
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, List, Tuple
 
 from hourglass import ClaimedJob, Client, Enqueued, NewJob, Worker
 

@@ -38,20 +38,22 @@ class Worker:
     """Runs ``handler`` on each job of ``queue``, ``concurrency`` jobs at a time.
 
     One thread long-polls (``POST .../claim`` with ``wait_ms``, at most 100 jobs a claim) while the worker holds
-    fewer jobs than its threads plus a prefetch: so one claim can carry many short jobs. The prefetch adapts: at
-    most ``prefetch`` (default 1,000), and no more jobs than the threads finish, at their mean handler time so far,
-    within a quarter of the lease (at most 1 s; before the first job ends, as many as the threads), so a prefetched
-    job starts soon and other workers get their share; ``prefetch=0`` holds no more jobs than threads. A handler
-    that returns acks the job: acks are sent in batches (``POST .../ack``) by one more thread, each batch as soon as the one
-    before it is answered. A handler that raises nacks the job with its error (``ExceptionType: message``) as the
-    job's ``lastError``, so it is retried by its backoff or goes dead. While the worker holds a job its lease is
-    extended each time half of it has passed, so a long job is not delivered again. ``visibility_ms`` is the lease
-    the worker asks for (``None``: each job's own ``visibilityMs``, else the queue's default).
+    fewer jobs than its threads plus a prefetch, so that one claim can carry many short jobs. The prefetch adapts:
+    at most ``prefetch`` (default 1,000), and no more jobs than the threads finish, at their mean handler time so
+    far, within a quarter of the lease (at most 1 s; before the first job ends, as many as the threads), so a
+    prefetched job starts soon and other workers get their share; ``prefetch=0`` holds no more jobs than threads.
+
+    A handler that returns acks the job: acks are sent in batches (``POST .../ack``) by one more thread, each batch
+    as soon as the one before it is answered. A handler that raises nacks the job with its error
+    (``ExceptionType: message``) as the job's ``lastError``, so it is retried by its backoff or goes dead. While
+    the worker holds a job (waiting or running) its lease is extended each time half of it has passed, so a long
+    job is not delivered again. ``visibility_ms`` is the lease the worker asks for (``None``: each job's own
+    ``visibilityMs``, else the queue's default).
 
     :meth:`stop` stops claiming (a waiting long poll is given up, and any job the server had leased for it handed
     back at once), lets the handlers finish every job already claimed (the prefetched ones too: the API has no way
-    to hand a claimed job back without counting an attempt), sends the last acks, and returns. Delivery is
-    at least once: a handler may see a job again after a crash, so make it idempotent by ``job.id``.
+    to hand a claimed job back without counting an attempt), sends the last acks, and returns. Delivery is at least
+    once: a handler may see a job again after a crash, so make it idempotent by ``job.id``.
     """
 
     def __init__(

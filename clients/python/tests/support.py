@@ -11,10 +11,13 @@ import subprocess
 import tempfile
 import threading
 import time
+import unittest
 import urllib.error
 import urllib.request
 from pathlib import Path
 from typing import Callable, List, Optional
+
+from hourglass import Client
 
 REPO = Path(__file__).resolve().parents[3]
 CLIENT_DIR = Path(__file__).resolve().parents[1]
@@ -109,6 +112,20 @@ def shared_server() -> ServerProcess:
             _shared = ServerProcess(token=ADMIN_TOKEN).start()
             atexit.register(_shared.close)
         return _shared
+
+
+class SharedServerTest(unittest.TestCase):
+    """A test class whose tests share :func:`shared_server` through one admin client, ``self.client``."""
+
+    client: "Client"
+
+    @classmethod
+    def setUpClass(cls) -> None:
+        cls.client = Client(shared_server().url, token=ADMIN_TOKEN)
+
+    @classmethod
+    def tearDownClass(cls) -> None:
+        cls.client.close()
 
 
 class RedisProcess:

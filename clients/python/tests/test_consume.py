@@ -3,23 +3,13 @@
 import time
 import unittest
 
-from hourglass import Client, InvalidField, JobNotFound, NewJob, StaleReceipt
+from hourglass import InvalidField, JobNotFound, NewJob, StaleReceipt
 
-from .support import ADMIN_TOKEN, shared_server
+from .support import SharedServerTest
 from .test_jobs import new_queue
 
 
-class ConsumeTest(unittest.TestCase):
-    client: Client
-
-    @classmethod
-    def setUpClass(cls) -> None:
-        cls.client = Client(shared_server().url, token=ADMIN_TOKEN)
-
-    @classmethod
-    def tearDownClass(cls) -> None:
-        cls.client.close()
-
+class ConsumeTest(SharedServerTest):
     def test_claim_returns_the_job_with_its_lease_and_ack_settles_it(self) -> None:
         q = new_queue()
         self.client.enqueue(q, {"x": 1}, id="a", priority=2)

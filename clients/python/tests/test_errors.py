@@ -2,7 +2,6 @@
 
 import re
 import unittest
-from pathlib import Path
 
 from hourglass import (
     BadRequestError,
@@ -20,21 +19,11 @@ from hourglass import (
 )
 from hourglass.errors import ERRORS_BY_CODE, error_from_answer
 
-from .support import ADMIN_TOKEN, REPO, free_port, shared_server
+from .support import REPO, SharedServerTest, free_port, shared_server
 from .test_jobs import new_queue
 
 
-class ErrorsTest(unittest.TestCase):
-    client: Client
-
-    @classmethod
-    def setUpClass(cls) -> None:
-        cls.client = Client(shared_server().url, token=ADMIN_TOKEN)
-
-    @classmethod
-    def tearDownClass(cls) -> None:
-        cls.client.close()
-
+class ErrorsTest(SharedServerTest):
     def test_bad_input_is_invalid_field_naming_the_field(self) -> None:
         cases = {
             "priority": lambda: self.client.enqueue(new_queue(), 1, priority=10),
@@ -82,7 +71,8 @@ class ErrorsTest(unittest.TestCase):
 
     def test_no_server_is_connection_failed_after_the_retries(self) -> None:
         tries = []
-        client = Client(f"http://127.0.0.1:{free_port()}", retry=Retry(3, 0.01, 0.02), on_retry=lambda e, n: tries.append(n))
+        nowhere = f"http://127.0.0.1:{free_port()}"
+        client = Client(nowhere, retry=Retry(3, 0.01, 0.02), on_retry=lambda e, n: tries.append(n))
         with self.assertRaises(ConnectionFailed) as caught:
             client.enqueue("q", 1)
         self.assertFalse(caught.exception.sent)

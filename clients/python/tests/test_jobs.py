@@ -7,7 +7,6 @@ import uuid
 
 from hourglass import (
     Backoff,
-    Client,
     DuplicateId,
     Enqueued,
     InvalidField,
@@ -17,24 +16,14 @@ from hourglass import (
     NewJob,
 )
 
-from .support import ADMIN_TOKEN, shared_server
+from .support import SharedServerTest
 
 
 def new_queue() -> str:
     return "py-" + uuid.uuid4().hex[:12]
 
 
-class JobsTest(unittest.TestCase):
-    client: Client
-
-    @classmethod
-    def setUpClass(cls) -> None:
-        cls.client = Client(shared_server().url, token=ADMIN_TOKEN)
-
-    @classmethod
-    def tearDownClass(cls) -> None:
-        cls.client.close()
-
+class JobsTest(SharedServerTest):
     def test_enqueue_sends_every_option_under_the_api_names(self) -> None:
         q = new_queue()
         done = self.client.enqueue(

@@ -3,7 +3,7 @@ the request was sent."""
 
 import threading
 import unittest
-from typing import Any, List
+from typing import Any, List, Tuple
 
 from hourglass import ConnectionFailed, Client, HourglassError, RedisUnavailable, Retry
 
@@ -30,12 +30,17 @@ class Call(threading.Thread):
 
 
 class RetryTest(unittest.TestCase):
+    def patient_client(self, url: str) -> Tuple[Client, List[HourglassError]]:
+        """A client that retries long enough for a restart, and the failures it retried."""
+        failures: List[HourglassError] = []
+        client = Client(url, retry=PATIENT, on_retry=lambda e, n: failures.append(e))
+        self.addCleanup(client.close)
+        return client, failures
+
     def test_a_call_outlasts_a_server_restart(self) -> None:
         server = ServerProcess().start()
         self.addCleanup(server.close)
-        failures: List[HourglassError] = []
-        client = Client(server.url, retry=PATIENT, on_retry=lambda e, n: failures.append(e))
-        self.addCleanup(client.close)
+        client, failures = self.patient_client(server.url)
         client.enqueue("restart", 1, id="before")
         server.stop()
         call = Call(lambda: client.get_job("restart", "before"))
@@ -51,9 +56,7 @@ class RetryTest(unittest.TestCase):
         self.addCleanup(redis.stop)
         server = ServerProcess(redis=redis.uri).start()
         self.addCleanup(server.close)
-        failures: List[HourglassError] = []
-        client = Client(server.url, retry=PATIENT, on_retry=lambda e, n: failures.append(e))
-        self.addCleanup(client.close)
+        client, failures = self.patient_client(server.url)
         client.enqueue("r503", 1, id="first")
         redis.stop()
 

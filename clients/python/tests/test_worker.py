@@ -8,9 +8,9 @@ import urllib.request
 from collections import Counter
 from typing import Dict, List
 
-from hourglass import ClaimedJob, Client, NewJob, Worker
+from hourglass import ClaimedJob, NewJob, Worker
 
-from .support import ADMIN_TOKEN, await_condition, shared_server
+from .support import ADMIN_TOKEN, SharedServerTest, await_condition, shared_server
 from .test_jobs import new_queue
 
 
@@ -27,17 +27,7 @@ def request_counts() -> Dict[str, int]:
     return counts
 
 
-class WorkerTest(unittest.TestCase):
-    client: Client
-
-    @classmethod
-    def setUpClass(cls) -> None:
-        cls.client = Client(shared_server().url, token=ADMIN_TOKEN)
-
-    @classmethod
-    def tearDownClass(cls) -> None:
-        cls.client.close()
-
+class WorkerTest(SharedServerTest):
     def test_each_job_is_handled_once_and_acked_in_batches(self) -> None:
         q = new_queue()
         seen: List[str] = []
