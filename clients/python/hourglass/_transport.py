@@ -19,7 +19,7 @@ import threading
 import time
 import urllib.parse
 from dataclasses import dataclass
-from typing import Any, Callable, List, Optional, Tuple
+from typing import Any, Callable, List, Optional, Set, Tuple
 
 from .errors import ConnectionFailed, HourglassError, error_from_answer
 
@@ -56,7 +56,7 @@ class Cancelled(Exception):
 
 
 class CancelScope:
-    """Lets another thread end a long poll early: :meth:`cancel` half-closes the connection that carries it.
+    """Lets another thread end long polls early: :meth:`cancel` half-closes the connections that carry them.
 
     The server sees the half-close, gives up the claim (handing back any job it leased for it) and answers it with
     no jobs, or with the jobs of an answer that was already on its way; either answer is read as usual.
@@ -64,27 +64,27 @@ class CancelScope:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._sock: Optional[socket.socket] = None
+        self._socks: Set[socket.socket] = set()
         self.cancelled = False
 
     def cancel(self) -> None:
         with self._lock:
             self.cancelled = True
-            if self._sock is not None:
+            for sock in self._socks:
                 try:
-                    self._sock.shutdown(socket.SHUT_WR)
+                    sock.shutdown(socket.SHUT_WR)
                 except OSError:
-                    pass  # already closed: the request is over anyway
+                    pass  # already closed: that request is over anyway
 
-    def _enter(self, sock: Optional[socket.socket]) -> None:
+    def _enter(self, sock: socket.socket) -> None:
         with self._lock:
             if self.cancelled:
                 raise Cancelled()
-            self._sock = sock
+            self._socks.add(sock)
 
-    def _exit(self) -> None:
+    def _exit(self, sock: socket.socket) -> None:
         with self._lock:
-            self._sock = None
+            self._socks.discard(sock)
 
 
 class Transport:
@@ -177,9 +177,11 @@ class Transport:
         if payload is not None:
             headers["Content-Type"] = "application/json"
         reusable = False
+        sock = conn.sock
+        assert sock is not None  # connected above
         try:
             if cancel is not None:
-                cancel._enter(conn.sock)
+                cancel._enter(sock)
             conn.request(method, path, body=payload, headers=headers)
             response = conn.getresponse()
             data = response.read()
@@ -191,7 +193,7 @@ class Transport:
             raise ConnectionFailed(f"{method} {path}: connection lost before the answer: {e!r}", sent=True) from e
         finally:
             if cancel is not None:
-                cancel._exit()
+                cancel._exit(sock)
             if reusable:
                 self._give_back(conn)
             else:

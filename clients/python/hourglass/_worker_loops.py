@@ -95,6 +95,7 @@ class LeaseKeeper:
         self._queue = queue
         self._held: Dict[str, Tuple[str, int, float]] = {}  # id -> (receipt, lease ms, monotonic time to extend)
         self._cond = threading.Condition()
+        self._wakes_at = float("inf")  # when the keeper's thread wakes next (monotonic)
         self._closed = False
         self.extended = 0
         self._thread = threading.Thread(target=self._run, name=f"hourglass-leases-{queue}", daemon=True)
@@ -102,9 +103,12 @@ class LeaseKeeper:
 
     def hold(self, job: ClaimedJob, lease_ms: int, leased_at: float) -> None:
         """Keeps ``job`` leased; its lease of ``lease_ms`` began no earlier than ``leased_at`` (monotonic)."""
+        extend_at = leased_at + lease_ms / 1000 * EXTEND_AT
         with self._cond:
-            self._held[job.id] = (job.receipt, lease_ms, leased_at + lease_ms / 1000 * EXTEND_AT)
-            self._cond.notify()
+            self._held[job.id] = (job.receipt, lease_ms, extend_at)
+            if extend_at < self._wakes_at:  # only then: a notify per job would cost a scan per job
+                self._wakes_at = extend_at
+                self._cond.notify()
 
     def release(self, job_id: str) -> None:
         with self._cond:
@@ -132,8 +136,8 @@ class LeaseKeeper:
             due = [(i, r, ms) for i, (r, ms, at) in self._held.items() if at <= now]
             if due:
                 return due
-            soonest = min((at for _, _, at in self._held.values()), default=None)
-            self._cond.wait(None if soonest is None else soonest - now)
+            self._wakes_at = min((at for _, _, at in self._held.values()), default=float("inf"))
+            self._cond.wait(None if self._wakes_at == float("inf") else self._wakes_at - now)
         return None
 
     def _extend(self, job_id: str, receipt: str, lease_ms: int) -> None:

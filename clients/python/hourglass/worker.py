@@ -37,8 +37,9 @@ class WorkerStats:
 class Worker:
     """Runs ``handler`` on each job of ``queue``, ``concurrency`` jobs at a time.
 
-    One thread long-polls (``POST .../claim`` with ``wait_ms``, at most 100 jobs a claim) while the worker holds
-    fewer jobs than its threads plus a prefetch, so that one claim can carry many short jobs. The prefetch adapts:
+    ``pollers`` threads (2) long-poll (``POST .../claim`` with ``wait_ms``, at most 100 jobs a claim; two, so that
+    one claim waits at the server while the answer of the other is read) while the worker holds fewer jobs than its
+    threads plus a prefetch, so that one claim can carry many short jobs. The prefetch adapts:
     at most ``prefetch`` (default 1,000), and no more jobs than the threads finish, at their mean handler time so
     far, within a quarter of the lease (at most 1 s; before the first job ends, as many as the threads), so a
     prefetched job starts soon and other workers get their share; ``prefetch=0`` holds no more jobs than threads.
@@ -66,7 +67,10 @@ class Worker:
         prefetch: int = 1000,
         wait_ms: int = 10_000,
         visibility_ms: Optional[int] = None,
+        pollers: int = 2,
     ) -> None:
+        if pollers < 1:
+            raise ValueError(f"pollers must be at least 1, was {pollers}")
         if concurrency < 1:
             raise ValueError(f"concurrency must be at least 1, was {concurrency}")
         if prefetch < 0:
@@ -79,6 +83,7 @@ class Worker:
         self._queue = queue
         self._handler = handler
         self._concurrency = concurrency
+        self._pollers = pollers
         self._wait_ms = wait_ms
         self._visibility_ms = visibility_ms
         self._prefetch = prefetch
@@ -102,7 +107,8 @@ class Worker:
             raise RuntimeError("this worker was started already; make a new one")
         self._acks = AckBatcher(self._client, self._queue)
         self._leases = LeaseKeeper(self._client, self._queue)
-        self._threads.append(threading.Thread(target=self._claim_loop, name=f"hourglass-claim-{self._queue}"))
+        for i in range(self._pollers):
+            self._threads.append(threading.Thread(target=self._claim_loop, name=f"hourglass-claim-{self._queue}-{i}"))
         for i in range(self._concurrency):
             self._threads.append(threading.Thread(target=self._handle_loop, name=f"hourglass-{self._queue}-{i}"))
         for thread in self._threads:
@@ -121,8 +127,9 @@ class Worker:
         self._cancel.cancel()
         with self._free_cond:
             self._free_cond.notify_all()
-        claimer, handlers = self._threads[0], self._threads[1:]
-        claimer.join(_left(deadline))
+        pollers, handlers = self._threads[: self._pollers], self._threads[self._pollers :]
+        for thread in pollers:
+            thread.join(_left(deadline))
         for _ in handlers:
             self._jobs.put(None)  # after every claimed job, so each handler takes its share first
         for thread in handlers:
