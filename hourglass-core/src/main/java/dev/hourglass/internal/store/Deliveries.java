@@ -111,7 +111,7 @@ public final class Deliveries {
     for (int i = 3, r = 0; i + 1 < reply.size(); i += 2, r++) {
       RecordCodec.Decoded record = payloads.decode(p, records.get(r));
       long vis = visibilityMs > 0 ? visibilityMs : record.visibilityMs();
-      String id = Partition.idOf(Reply.str(reply.get(i)));
+      String id = Partition.idOf(Reply.bytes(reply.get(i)));
       jobs.add(
           new ClaimedJob(
               id, record, record.attempts() + 1, Receipts.receipt(token, id), now + vis));

@@ -110,6 +110,11 @@ public final class Partition {
     return member.substring(0, member.length() - 1);
   }
 
+  /** The id of a member as a script replies with it, without the member as a String first. */
+  static String idOf(byte[] member) {
+    return new String(member, 0, member.length - 1, StandardCharsets.UTF_8);
+  }
+
   public String slot(long slotStart) {
     return base + "slot:" + slotStart;
   }
