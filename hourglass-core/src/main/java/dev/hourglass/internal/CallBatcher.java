@@ -76,7 +76,11 @@ final class CallBatcher<I, R> {
   private void send(List<Pending<I, R>> batch) {
     CompletableFuture<List<Object>> call;
     try {
-      call = sender.apply(batch.stream().map(Pending::item).toList());
+      List<I> items = new ArrayList<>(batch.size());
+      for (Pending<I, R> p : batch) {
+        items.add(p.item());
+      }
+      call = sender.apply(items);
     } catch (RuntimeException e) {
       call = CompletableFuture.failedFuture(e);
     }

@@ -149,8 +149,12 @@ final class Enqueues {
         (p, indexes) -> {
           for (int from = 0; from < indexes.size(); from += CHUNK) {
             List<Integer> chunk = indexes.subList(from, Math.min(indexes.size(), from + CHUNK));
+            List<NewJob> chunkJobs = new ArrayList<>(chunk.size());
+            for (int i : chunk) {
+              chunkJobs.add(jobs.get(i));
+            }
             pending.add(
-                send(s.partitions().get(p), s, chunk.stream().map(jobs::get).toList())
+                send(s.partitions().get(p), s, chunkJobs)
                     .thenAccept(
                         rs -> {
                           for (int k = 0; k < chunk.size(); k++) {

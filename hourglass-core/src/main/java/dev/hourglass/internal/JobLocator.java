@@ -20,12 +20,20 @@ final class JobLocator {
   }
 
   CompletableFuture<Partition> locate(Snapshot s, String id) {
+    Partition known = withoutLookup(s, id);
+    if (known != null) {
+      return CompletableFuture.completedFuture(known);
+    }
     Partition own = s.partitionOf(id);
     Partition scheduled = scheduleOf(s, id);
-    if (scheduled == null || scheduled == own) {
-      return CompletableFuture.completedFuture(own);
-    }
     return calls.holds(scheduled, id).thenApply(held -> held ? scheduled : own);
+  }
+
+  /** The job's partition when no lookup is needed to tell it (always on one partition), or null. */
+  Partition withoutLookup(Snapshot s, String id) {
+    Partition own = s.partitionOf(id);
+    Partition scheduled = scheduleOf(s, id);
+    return scheduled == null || scheduled == own ? own : null;
   }
 
   /** The partition of the schedule an id of the shape of an occurrence's names, or null. */

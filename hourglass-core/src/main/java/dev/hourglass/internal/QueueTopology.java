@@ -95,11 +95,18 @@ final class QueueTopology {
   }
 
   Snapshot snapshot() {
+    Snapshot s = fresh();
+    return s != null ? s : Failures.await(snapshotAsync()); // no future on the common path
+  }
+
+  /**
+   * The copy {@link #snapshotAsync} would complete with at once, without a future: read, and not
+   * older than the latest settings version, checked within {@value SettingsVersions#CHECK_MS} ms;
+   * else null.
+   */
+  Snapshot fresh() {
     Snapshot s = current;
-    if (s != null && versions.isFresh() && s.version() >= versions.known()) {
-      return s; // no future needed on the common path
-    }
-    return Failures.await(snapshotAsync());
+    return s != null && versions.isFresh() && s.version() >= versions.known() ? s : null;
   }
 
   /**

@@ -62,24 +62,43 @@ final class Settlements {
   CompletableFuture<Void> ack(String id, String receipt) {
     Names.id(id);
     Names.receipt(receipt);
+    return ackChecked(id, receipt);
+  }
+
+  /**
+   * {@link #ack} of an id and receipt known to be well-formed (a worker's own delivery). With the
+   * settings copy current and the partition known without a lookup, the usual case, the ack goes
+   * straight to its partition's batcher, with no future in between.
+   */
+  CompletableFuture<Void> ackChecked(String id, String receipt) {
+    Snapshot now = topology.fresh();
+    Partition known = now == null ? null : locator.withoutLookup(now, id);
+    if (known != null) {
+      return ackIn(now, known, new Receipt(id, receipt));
+    }
     return topology
         .snapshotAsync()
-        .thenCompose(s -> locator.locate(s, id).thenApply(part -> Map.entry(s, part)))
         .thenCompose(
-            e -> {
-              Snapshot s = e.getKey();
-              Partition part = e.getValue();
-              return ackBatchers
-                  .computeIfAbsent(
-                      part,
-                      k ->
-                          new CallBatcher<Receipt, Void>(
-                              acks -> sendAcks(part, acks),
-                              callbacks,
-                              ACK_BATCH,
-                              s.inFlightPerPartition(CallBatcher.MAX_IN_FLIGHT)))
-                  .submit(new Receipt(id, receipt));
-            });
+            s ->
+                locator
+                    .locate(s, id)
+                    .thenCompose(part -> ackIn(s, part, new Receipt(id, receipt))));
+  }
+
+  private CompletableFuture<Void> ackIn(Snapshot s, Partition part, Receipt r) {
+    CallBatcher<Receipt, Void> batcher = ackBatchers.get(part);
+    if (batcher == null) {
+      batcher =
+          ackBatchers.computeIfAbsent(
+              part,
+              k ->
+                  new CallBatcher<Receipt, Void>(
+                      acks -> sendAcks(part, acks),
+                      callbacks,
+                      ACK_BATCH,
+                      s.inFlightPerPartition(CallBatcher.MAX_IN_FLIGHT)));
+    }
+    return batcher.submit(r);
   }
 
   /** One ack script call; per delivery null (acked) or the refusal. */

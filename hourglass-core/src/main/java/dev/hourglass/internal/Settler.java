@@ -53,7 +53,7 @@ final class Settler {
     CompletableFuture<?> call;
     try {
       if (outcome.ack()) {
-        call = settlements.ack(job.id(), job.receipt());
+        call = settlements.ackChecked(job.id(), job.receipt()); // the claim's own id and receipt
       } else {
         long delay =
             outcome.kill()

@@ -111,7 +111,7 @@ public final class Deliveries {
     for (int i = 3, r = 0; i + 1 < reply.size(); i += 2, r++) {
       RecordCodec.Decoded record = payloads.decode(p, records.get(r));
       long vis = visibilityMs > 0 ? visibilityMs : record.visibilityMs();
-      String id = Partition.idOf(Reply.str(reply.get(i)));
+      String id = Partition.idOf(Reply.bytes(reply.get(i)));
       jobs.add(
           new ClaimedJob(
               id, record, record.attempts() + 1, Receipts.receipt(token, id), now + vis));
@@ -123,10 +123,15 @@ public final class Deliveries {
     return new Claimed(now, jobs, heldUntil == 0 ? 0 : Math.max(1, heldUntil - now));
   }
 
-  private static final Comparator<ClaimedJob> CLAIM_ORDER =
-      Comparator.comparingInt((ClaimedJob j) -> -j.record().priority())
-          .thenComparingLong(j -> j.record().due())
-          .thenComparing(ClaimedJob::id);
+  private static final Comparator<ClaimedJob> CLAIM_ORDER = Deliveries::claimOrder;
+
+  private static int claimOrder(ClaimedJob a, ClaimedJob b) {
+    int c = Integer.compare(b.record().priority(), a.record().priority());
+    if (c == 0) {
+      c = Long.compare(a.record().due(), b.record().due());
+    }
+    return c != 0 ? c : a.id().compareTo(b.id());
+  }
 
   /** One delivery: its job id and lease receipt. */
   public record Receipt(String id, String receipt) {}
@@ -139,13 +144,13 @@ public final class Deliveries {
   public CompletableFuture<List<Status>> ack(Partition p, List<Receipt> acks, int replicas) {
     // Grouped by pool, as ack.lua takes them; each group's positions in acks, in order.
     Map<Integer, List<Integer>> groups = new LinkedHashMap<>();
-    Map<String, Integer> firstOf = new HashMap<>();
+    Map<Receipt, Integer> firstOf = new HashMap<>();
     int[] repeatOf = new int[acks.size()];
     String[] members = new String[acks.size()];
     for (int i = 0; i < acks.size(); i++) {
       // The same delivery twice counts once; two deliveries of one job are both sent, and at
       // most one holds the job's lease.
-      Integer first = firstOf.putIfAbsent(acks.get(i).id() + "\n" + acks.get(i).receipt(), i);
+      Integer first = firstOf.putIfAbsent(acks.get(i), i);
       repeatOf[i] = first == null ? -1 : first;
       if (first == null) {
         members[i] = p.member(acks.get(i).id());
@@ -158,7 +163,7 @@ public final class Deliveries {
     int[] sentOrder = new int[acks.size()];
     int sent = 0;
     for (Map.Entry<Integer, List<Integer>> g : groups.entrySet()) {
-      keyArgs.add(p.poolKey(g.getKey()));
+      keyArgs.add(p.poolKeyBytes(g.getKey()));
       argv.add(g.getValue().size());
       for (int i : g.getValue()) {
         blob.shortText(members[i])

@@ -87,7 +87,7 @@ final class EnqueueCalls {
     if (dictionary == null) {
       call.argv().add("").add("");
     } else {
-      call.argv().add(Long.toString(dictionary.id())).add(payloads.installing(p, dictionary));
+      call.argv().add(dictionary.id()).add(payloads.installing(p, dictionary));
     }
     return runner
         .run(fresh ? Script.ENQUEUE_FRESH : Script.ENQUEUE, call.keys(), call.argv(), replicas)
@@ -206,8 +206,9 @@ final class EnqueueCalls {
       }
     }
     Args keys = p.fixedKeys();
+    // Per job its member and record, its member again and its due time (near or a slot list).
     Args argv =
-        p.argv()
+        p.argv(12 + 2 * groups.size() + 2 * slots.size() + 4 * jobs.size() + 2 * ttl.size())
             .add(w.checked())
             .add(CLOCK_TOLERANCE_MS)
             .add(slotWidthMs)
@@ -218,7 +219,7 @@ final class EnqueueCalls {
             .add(near.isEmpty() ? 0 : nearMin);
     groups.forEach(
         (pool, list) -> {
-          keys.add(p.poolKey(pool));
+          keys.add(p.poolKeyBytes(pool));
           argv.add(list.size());
         });
     slots.forEach(
@@ -226,12 +227,12 @@ final class EnqueueCalls {
           keys.add(p.slot(start));
           argv.add(start).add(list.size());
         });
-    String[] members = new String[jobs.size()];
+    byte[][] members = new byte[jobs.size()][];
     int[] order = new int[jobs.size()];
     int sent = 0;
     for (List<Integer> list : groups.values()) {
       for (int i : list) {
-        members[i] = p.member(jobs.get(i).id());
+        members[i] = p.memberBytes(jobs.get(i).id());
         argv.add(members[i]).add(w.records()[i]);
         order[sent++] = i;
       }
@@ -243,8 +244,12 @@ final class EnqueueCalls {
       argv.add(w.expire(i)).add(members[i]);
     }
     for (List<Integer> list : slots.values()) {
-      list.forEach(i -> argv.add(members[i]));
-      list.forEach(i -> argv.add(w.due()[i]));
+      for (int i : list) {
+        argv.add(members[i]);
+      }
+      for (int i : list) {
+        argv.add(w.due()[i]);
+      }
     }
     return new Store.Call(keys, argv, order);
   }
@@ -261,11 +266,15 @@ final class EnqueueCalls {
       }
     }
     Args keys = p.fixedKeys();
-    Args argv = p.argv().add(w.checked()).add(CLOCK_TOLERANCE_MS).add(groups.size());
+    Args argv =
+        p.argv(10 + groups.size() + starts.size() + jobs.size())
+            .add(w.checked())
+            .add(CLOCK_TOLERANCE_MS)
+            .add(groups.size());
     int[] order = new int[jobs.size()];
     int sent = 0;
     for (Map.Entry<Integer, List<Integer>> g : groups.entrySet()) {
-      keys.add(p.poolKey(g.getKey()));
+      keys.add(p.poolKeyBytes(g.getKey()));
       argv.add(g.getValue().size());
       for (int i : g.getValue()) {
         order[sent++] = i;

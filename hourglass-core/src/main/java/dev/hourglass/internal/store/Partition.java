@@ -29,6 +29,10 @@ public final class Partition {
   private final int pools;
   private final String[] fixedKeys;
   private final String[] poolKeys;
+  // The same keys encoded once, as every script call sends them (shared: never written to).
+  private final byte[][] fixedKeyBytes;
+  private final byte[][] poolKeyBytes;
+  private final byte[] poolCount;
 
   Partition(String base, int index, int pools) {
     this.base = base;
@@ -42,6 +46,17 @@ public final class Partition {
     for (int i = 0; i < pools; i++) {
       poolKeys[i] = base + "pool:" + i;
     }
+    this.fixedKeyBytes = encode(fixedKeys);
+    this.poolKeyBytes = encode(poolKeys);
+    this.poolCount = Args.digits(pools);
+  }
+
+  private static byte[][] encode(String[] keys) {
+    byte[][] out = new byte[keys.length][];
+    for (int i = 0; i < keys.length; i++) {
+      out[i] = keys[i].getBytes(StandardCharsets.UTF_8);
+    }
+    return out;
   }
 
   /** The start every key of this partition shares: the prefix, its hash tag and a colon. */
@@ -71,6 +86,20 @@ public final class Partition {
     return id + (char) Keys.poolIndex(id, pools);
   }
 
+  /**
+   * {@link #member} as the bytes a script call sends: a job id is ASCII ({@code
+   * JobSpec.isValidId}), so each character is one byte, and so is the pool's index.
+   */
+  byte[] memberBytes(String id) {
+    int n = id.length();
+    byte[] b = new byte[n + 1];
+    for (int i = 0; i < n; i++) {
+      b[i] = (byte) id.charAt(i);
+    }
+    b[n] = (byte) Keys.poolIndex(id, pools);
+    return b;
+  }
+
   /** The pool index a member names. */
   static int poolOfMember(String member) {
     return member.charAt(member.length() - 1);
@@ -81,9 +110,9 @@ public final class Partition {
     return member.substring(0, member.length() - 1);
   }
 
-  /** The key of pool {@code index}. */
-  String poolKey(int index) {
-    return poolKeys[index];
+  /** The id of a member as a script replies with it, without the member as a String first. */
+  static String idOf(byte[] member) {
+    return new String(member, 0, member.length - 1, StandardCharsets.UTF_8);
   }
 
   public String slot(long slotStart) {
@@ -125,24 +154,36 @@ public final class Partition {
     return base + "promote";
   }
 
+  /** The encoded key of pool {@code index} (shared: never written to). */
+  byte[] poolKeyBytes(int index) {
+    return poolKeyBytes[index];
+  }
+
   /** The fixed keys. */
   Args fixedKeys() {
-    return new Args().addAll(fixedKeys);
+    return new Args(fixedKeyBytes.length + 8).addAll(fixedKeyBytes);
   }
 
   /** The fixed keys and the pool of one job. */
   Args keysFor(String id) {
-    return fixedKeys().add(pool(id));
+    return fixedKeys().add(poolKeyBytes[Keys.poolIndex(id, pools)]);
   }
 
   /** The fixed keys and every pool, in index order. */
   Args keysWithAllPools() {
-    return fixedKeys().addAll(poolKeys);
+    return new Args(fixedKeyBytes.length + poolKeyBytes.length + 4)
+        .addAll(fixedKeyBytes)
+        .addAll(poolKeyBytes);
   }
 
   /** ARGV starting with the pool count, as every partition script expects. */
   Args argv() {
-    return new Args().add(pools);
+    return new Args().add(poolCount);
+  }
+
+  /** {@link #argv()} with room for {@code expected} items. */
+  Args argv(int expected) {
+    return new Args(expected).add(poolCount);
   }
 
   @Override
