@@ -18,6 +18,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import org.assertj.core.api.AbstractThrowableAssert;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -50,15 +51,9 @@ class ArchivePropertiesTest {
     }
   }
 
-  /** An application with a DataSource of its own, in the database "shop". */
+  /** With {@link App}: the application's own DataSource, in the database "shop". */
   @Configuration(proxyBeanMethods = false)
-  @EnableAutoConfiguration
-  static class AppWithDataSource {
-    @Bean
-    Billing billing() {
-      return new Billing();
-    }
-
+  static class ShopDataSource {
     @Bean(destroyMethod = "close")
     HikariDataSource dataSource() {
       HikariDataSource ds = new HikariDataSource();
@@ -70,11 +65,15 @@ class ArchivePropertiesTest {
   }
 
   private static ConfigurableApplicationContext run(Class<?> app, String... properties) {
+    return run(List.of(app), properties);
+  }
+
+  private static ConfigurableApplicationContext run(List<Class<?>> sources, String... properties) {
     String[] all = new String[properties.length + 2];
     all[0] = "hourglass.redis-uri=" + redis.uri();
     all[1] = "hourglass.metrics.queue-refresh=200ms";
     System.arraycopy(properties, 0, all, 2, properties.length);
-    return TestApps.run(List.of(app), all);
+    return TestApps.run(sources, all);
   }
 
   @Test
@@ -113,19 +112,17 @@ class ArchivePropertiesTest {
 
   @Test
   void theApplicationsDataSourceIsUsedWhenNoUrlIsGiven() throws Exception {
-    try (Connection c = DriverManager.getConnection(pg.jdbcUrl(), pg.user(), pg.password());
+    try (Connection c = connect("postgres");
         Statement s = c.createStatement()) {
       s.execute("DROP DATABASE IF EXISTS shop");
       s.execute("CREATE DATABASE shop");
     }
-    try (Connection c =
-            DriverManager.getConnection(
-                pg.jdbcUrl().replace("/postgres", "/shop"), pg.user(), pg.password());
+    try (Connection c = connect("shop");
         Statement s = c.createStatement()) {
       s.execute("CREATE TABLE orders (id bigint PRIMARY KEY)"); // the application's own
     }
     try (ConfigurableApplicationContext app =
-        run(AppWithDataSource.class, "hourglass.archive.enabled=true")) {
+        run(List.of(App.class, ShopDataSource.class), "hourglass.archive.enabled=true")) {
       app.getBean(HourglassTemplate.class).enqueue("billing", "{}", Duration.ZERO);
       await().atMost(TestApps.LIVENESS).until(() -> ackedRows("shop") == 1);
       assertThat(
@@ -139,48 +136,40 @@ class ArchivePropertiesTest {
 
   @Test
   void aBadArchiveValueFailsStartupNamingTheProperty() {
+    String on = "hourglass.archive.enabled=true";
     String url = "hourglass.archive.jdbc-url=" + pg.jdbcUrl();
-    assertThatThrownBy(
-            () ->
-                run(
-                    App.class,
-                    "hourglass.archive.enabled=true",
-                    url,
-                    "hourglass.archive.retention=10s"))
+    startupFails(on, url, "hourglass.archive.retention=10s")
         .hasStackTraceContaining("hourglass.archive.retention")
         .hasStackTraceContaining("at least 1 minute");
-    assertThatThrownBy(
-            () ->
-                run(
-                    App.class,
-                    "hourglass.archive.enabled=true",
-                    url,
-                    "hourglass.archive.outbox-max=0"))
+    startupFails(on, url, "hourglass.archive.outbox-max=0")
         .hasStackTraceContaining("hourglass.archive.outbox-max");
-    assertThatThrownBy(
-            () ->
-                run(
-                    App.class,
-                    "hourglass.archive.enabled=true",
-                    "hourglass.archive.jdbc-url=jdbc:mysql://db/app?password=s3cret"))
+    startupFails(on, "hourglass.archive.jdbc-url=jdbc:mysql://db/app?password=s3cret")
         .hasStackTraceContaining("hourglass.archive.jdbc-url")
         .hasStackTraceContaining("password=***");
-    assertThatThrownBy(() -> run(App.class, "hourglass.archive.enabled=true"))
+    startupFails(on)
         .hasStackTraceContaining("hourglass.archive.jdbc-url")
         .hasStackTraceContaining("give the application one DataSource");
-    assertThatThrownBy(() -> run(App.class, url))
+    startupFails(url)
         .hasStackTraceContaining("hourglass.archive.jdbc-url")
         .hasStackTraceContaining("hourglass.archive.enabled=true");
-    assertThatThrownBy(() -> run(App.class, "hourglass.archive.enabled=maybe"))
+    startupFails("hourglass.archive.enabled=maybe")
         .hasStackTraceContaining("hourglass.archive.enabled");
-    assertThatThrownBy(() -> run(App.class, "hourglass.archive.retention-days=30"))
+    startupFails("hourglass.archive.retention-days=30")
         .hasStackTraceContaining("hourglass.archive.retention-days");
   }
 
+  private static AbstractThrowableAssert<?, ? extends Throwable> startupFails(
+      String... properties) {
+    return assertThatThrownBy(() -> run(App.class, properties));
+  }
+
+  private static Connection connect(String database) throws SQLException {
+    return DriverManager.getConnection(
+        pg.jdbcUrl().replace("/postgres", "/" + database), pg.user(), pg.password());
+  }
+
   private static long ackedRows(String database) throws SQLException {
-    try (Connection c =
-            DriverManager.getConnection(
-                pg.jdbcUrl().replace("/postgres", "/" + database), pg.user(), pg.password());
+    try (Connection c = connect(database);
         Statement s = c.createStatement()) {
       try (ResultSet exists = s.executeQuery("SELECT to_regclass('hourglass_job_history')")) {
         exists.next();
