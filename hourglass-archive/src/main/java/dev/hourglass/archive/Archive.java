@@ -74,7 +74,11 @@ public final class Archive implements AutoCloseable {
           .dataSource(ds)
           .locations("classpath:dev/hourglass/archive/migration")
           .table("hourglass_schema_history")
+          // A database that already holds the application's tables is baselined below V1, so
+          // that V1 still runs: Flyway's default baseline (1) would mark it done, and the table
+          // would never be created.
           .baselineOnMigrate(true)
+          .baselineVersion("0")
           .load()
           .migrate();
     } catch (RuntimeException e) {

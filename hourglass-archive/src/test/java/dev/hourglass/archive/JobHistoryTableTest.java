@@ -111,6 +111,32 @@ class JobHistoryTableTest {
   }
 
   @Test
+  void aDatabaseThatHoldsTheApplicationsTablesGetsTheArchiveTableToo() throws SQLException {
+    try (Connection c = ds.getConnection();
+        Statement st = c.createStatement()) {
+      st.execute("CREATE DATABASE shared");
+    }
+    HikariConfig config = new HikariConfig();
+    config.setJdbcUrl(pg.jdbcUrl().replace("/postgres", "/shared"));
+    config.setUsername(pg.user());
+    config.setPassword(pg.password());
+    config.setMaximumPoolSize(2); // Flyway holds two
+    try (HikariDataSource shared = new HikariDataSource(config)) {
+      try (Connection c = shared.getConnection();
+          Statement st = c.createStatement()) {
+        st.execute("CREATE TABLE orders (id bigint PRIMARY KEY)"); // the application's own
+      }
+      Archive.migrate(shared);
+      try (Connection c = shared.getConnection();
+          Statement st = c.createStatement();
+          ResultSet rs = st.executeQuery("SELECT count(*) FROM hourglass_job_history")) {
+        assertThat(rs.next()).isTrue();
+        assertThat(rs.getLong(1)).isZero();
+      }
+    }
+  }
+
+  @Test
   void aRecordStoredTwiceIsOneRowWithEveryField() throws SQLException {
     FinishedJob j = finished("q", 1, "1700000000000-0", "job-1", JobOutcome.DEAD, T0);
     table.insert(List.of(j));

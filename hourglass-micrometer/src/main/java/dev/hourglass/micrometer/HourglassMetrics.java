@@ -1,5 +1,6 @@
 package dev.hourglass.micrometer;
 
+import dev.hourglass.Delivery;
 import dev.hourglass.Hourglass;
 import dev.hourglass.QueueStats;
 import dev.hourglass.spi.ScriptListener;
@@ -13,6 +14,7 @@ import java.time.Instant;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import java.util.function.ToDoubleFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -35,8 +37,11 @@ import org.slf4j.LoggerFactory;
  *       call's latency (buckets 0.25 ms to 1 s), when this object is the client's {@link
  *       ScriptListener}.
  *   <li>{@code hourglass.delivery.lateness{queue,mode}}: a histogram of delivery time minus due
- *       time (buckets 1 ms to 5 min), for the deliveries reported to {@link #delivered}.
+ *       time (buckets 1 ms to 5 min), for the deliveries reported to {@link #delivered}, and for a
+ *       forwarder's publishes ({@code mode=forward}) through {@link #forwarded}.
  * </ul>
+ *
+ * <p>The archive's meters are {@link ArchiveMeters}.
  *
  * <p>Wiring: the client takes the listener when it is built, and the per-queue meters need the
  * client, so build in this order:
@@ -173,6 +178,21 @@ public final class HourglassMetrics implements ScriptListener {
         .serviceLevelObjectives(LATENESS_BUCKETS)
         .register(registry)
         .record(Duration.ofMillis(lateMs));
+  }
+
+  /**
+   * What a forwarder (module {@code hourglass-forward}) reports each job it publishes to, so that
+   * its lateness is recorded as {@code hourglass.delivery.lateness{queue,mode=forward}}, as the
+   * server records its forwarders': {@code
+   * ForwarderOptions.builder().onPublished(metrics.forwarded("orders"))}.
+   *
+   * @param queue the forwarded queue's name
+   * @return a listener for {@code ForwarderOptions.onPublished}; cheap, does not block
+   * @throws NullPointerException when the queue is null
+   */
+  public Consumer<Delivery<?>> forwarded(String queue) {
+    Objects.requireNonNull(queue, "queue");
+    return job -> delivered(queue, "forward", job.dueAt());
   }
 
   /** The meters of one queue, read from one cached {@link QueueStats}. */

@@ -122,7 +122,12 @@ class HourglassPropertiesTest {
             "hourglass.worker.concurrency",
             "hourglass.worker.shutdown-timeout",
             "hourglass.listeners.auto-startup",
-            "hourglass.health.timeout")) {
+            "hourglass.health.timeout",
+            "hourglass.queues",
+            "hourglass.archive.enabled",
+            "hourglass.archive.jdbc-url",
+            "hourglass.archive.retention",
+            "hourglass.archive.outbox-max")) {
       assertThat(metadata).contains("\"name\": \"" + key + "\"");
     }
     assertThat(metadata).contains("Attempts before a failing job goes to the dead letters.");

@@ -1,6 +1,7 @@
 package dev.hourglass.server.metrics;
 
 import dev.hourglass.Hourglass;
+import dev.hourglass.micrometer.ArchiveMeters;
 import dev.hourglass.micrometer.HourglassMetrics;
 import dev.hourglass.server.series.LatenessSamples;
 import dev.hourglass.spi.ScriptListener;

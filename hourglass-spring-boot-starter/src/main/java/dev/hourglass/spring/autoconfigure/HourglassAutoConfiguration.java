@@ -14,14 +14,17 @@ import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.core.env.Environment;
+import org.springframework.util.ClassUtils;
 
 /**
  * Hourglass for a Spring Boot 3.5 or 4 application: the {@link Hourglass} client on the
  * application's Redis ({@code spring.data.redis.*}, unless {@code hourglass.redis-uri} is set), a
  * {@link HourglassTemplate}, the {@link dev.hourglass.spring.HourglassListener} methods' workers,
  * the {@code hourglass} health indicator and, with a {@code MeterRegistry}, the metrics of
- * docs/SERVER.md. Ordered after Boot's Jackson and metrics auto-configurations (both Boot 3 and
- * Boot 4 names), whose beans it uses when present.
+ * docs/SERVER.md; with hourglass-forward, the forwarders {@code hourglass.queues.<name>.forward}
+ * configures, and with hourglass-archive, the archive {@code hourglass.archive} configures. Ordered
+ * after Boot's Jackson and metrics auto-configurations (both Boot 3 and Boot 4 names), whose beans
+ * it uses when present.
  */
 @AutoConfiguration(
     afterName = {
@@ -32,7 +35,9 @@ import org.springframework.core.env.Environment;
 @Import({
   HourglassJsonConfiguration.class,
   HourglassMetricsConfiguration.class,
-  HourglassHealthConfiguration.class
+  HourglassHealthConfiguration.class,
+  HourglassForwardConfiguration.class,
+  HourglassArchiveConfiguration.class
 })
 public class HourglassAutoConfiguration {
 
@@ -43,6 +48,9 @@ public class HourglassAutoConfiguration {
       Environment environment,
       HourglassPayloadMapper mapper,
       ObjectProvider<ScriptListener> scriptListeners) {
+    OptionalModules.check(
+        properties,
+        name -> ClassUtils.isPresent(name, HourglassAutoConfiguration.class.getClassLoader()));
     return new HourglassClientFactory(properties, Binder.get(environment))
         .build(mapper.codecFactory(), scriptListener(scriptListeners.orderedStream().toList()));
   }

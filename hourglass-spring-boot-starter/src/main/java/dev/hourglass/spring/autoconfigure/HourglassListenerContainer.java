@@ -99,7 +99,7 @@ final class HourglassListenerContainer implements SmartLifecycle, DisposableBean
             () -> {
               try {
                 if (previous != null) {
-                  joinUninterruptibly(previous);
+                  ParallelStop.joinUninterruptibly(previous);
                 }
                 closeAll(closing);
               } finally {
@@ -112,18 +112,14 @@ final class HourglassListenerContainer implements SmartLifecycle, DisposableBean
 
   /** Closes the workers in parallel, each waiting up to the shutdown timeout. */
   private void closeAll(List<Worker> closing) {
-    List<Thread> threads = new ArrayList<>();
-    for (Worker worker : closing) {
-      Thread t =
-          new Thread(
-              () -> worker.close(settings.shutdownTimeout()),
-              "hourglass-listener-stop-" + worker.queue());
-      t.start();
-      threads.add(t);
-    }
-    for (Thread t : threads) {
-      joinUninterruptibly(t);
-    }
+    ParallelStop.all(
+        closing.stream()
+            .map(
+                w ->
+                    new ParallelStop.Stop(
+                        "hourglass-listener-stop-" + w.queue(),
+                        () -> w.close(settings.shutdownTimeout())))
+            .toList());
   }
 
   private void awaitStopped() {
@@ -132,21 +128,7 @@ final class HourglassListenerContainer implements SmartLifecycle, DisposableBean
       t = stopping;
     }
     if (t != null) {
-      joinUninterruptibly(t);
-    }
-  }
-
-  private static void joinUninterruptibly(Thread t) {
-    boolean interrupted = false;
-    while (t.isAlive()) {
-      try {
-        t.join();
-      } catch (InterruptedException e) {
-        interrupted = true;
-      }
-    }
-    if (interrupted) {
-      Thread.currentThread().interrupt();
+      ParallelStop.joinUninterruptibly(t);
     }
   }
 

@@ -1,7 +1,10 @@
 package dev.hourglass.spring.autoconfigure;
 
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.NestedConfigurationProperty;
 
 /**
  * The {@code hourglass.*} properties. An unknown key under {@code hourglass.} in the application's
@@ -52,6 +55,16 @@ public class HourglassProperties {
 
   /** Queue meters, when the application has a MeterRegistry. */
   private final Metrics metrics = new Metrics();
+
+  /**
+   * What this application runs for each queue, by queue name: forwarding its due jobs to RabbitMQ
+   * or Kafka (module hourglass-forward).
+   */
+  private final Map<String, HourglassQueueProperties> queues = new LinkedHashMap<>();
+
+  /** The archive of finished jobs in PostgreSQL (module hourglass-archive). */
+  @NestedConfigurationProperty
+  private final HourglassArchiveProperties archive = new HourglassArchiveProperties();
 
   /**
    * The Redis URI; null builds it from {@code spring.data.redis.*}.
@@ -205,6 +218,24 @@ public class HourglassProperties {
    */
   public Metrics getMetrics() {
     return metrics;
+  }
+
+  /**
+   * What this application runs for each queue.
+   *
+   * @return the queues under {@code hourglass.queues}, by name
+   */
+  public Map<String, HourglassQueueProperties> getQueues() {
+    return queues;
+  }
+
+  /**
+   * The archive of finished jobs.
+   *
+   * @return the nested properties under {@code hourglass.archive}
+   */
+  public HourglassArchiveProperties getArchive() {
+    return archive;
   }
 
   /** Settings of the queues this application creates. */

@@ -3,6 +3,7 @@ package dev.hourglass.spring.autoconfigure;
 import dev.hourglass.Hourglass;
 import dev.hourglass.micrometer.HourglassMetrics;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -13,7 +14,8 @@ import org.springframework.context.SmartLifecycle;
 /**
  * Keeps a set of meters for every queue under the prefix: binds the metrics to the client and
  * registers the queues found at start, then looks for new queues every refresh interval (the loop
- * sleeps for that interval; nothing else wakes it). Starts before the listeners and stops after
+ * sleeps for that interval; nothing else wakes it), for {@link HourglassMetrics} and for every
+ * {@link NewQueues} (the archive's outbox meters). Starts before the listeners and stops after
  * them.
  */
 final class QueueMeters implements SmartLifecycle {
@@ -22,13 +24,22 @@ final class QueueMeters implements SmartLifecycle {
   private final HourglassMetrics metrics;
   private final Hourglass hourglass;
   private final Duration refresh;
+  private final List<NewQueues> others;
   private ScheduledExecutorService scheduler; // guarded by this
   private boolean bound; // guarded by this
 
-  QueueMeters(HourglassMetrics metrics, Hourglass hourglass, Duration refresh) {
+  /** Other meters that register new queues' meters when asked. */
+  @FunctionalInterface
+  interface NewQueues {
+    void register();
+  }
+
+  QueueMeters(
+      HourglassMetrics metrics, Hourglass hourglass, Duration refresh, List<NewQueues> others) {
     this.metrics = metrics;
     this.hourglass = hourglass;
     this.refresh = refresh;
+    this.others = List.copyOf(others);
   }
 
   @Override
@@ -55,6 +66,7 @@ final class QueueMeters implements SmartLifecycle {
   private void registerQueues() {
     try {
       metrics.registerQueues();
+      others.forEach(NewQueues::register);
     } catch (RuntimeException e) {
       LOG.warn("Could not list Hourglass queues for their meters; trying again in {}", refresh, e);
     }
