@@ -38,7 +38,11 @@ public final class ArchiveMeters implements ArchiveListener {
             .register(registry);
   }
 
-  /** Connects the outbox meters to the running archive. */
+  /**
+   * Connects the outbox meters to the running archive.
+   *
+   * @param running the archive whose outboxes the meters read
+   */
   public void bind(Archive running) {
     this.archive = running;
   }
