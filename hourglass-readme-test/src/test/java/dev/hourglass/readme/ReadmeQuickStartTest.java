@@ -2,6 +2,7 @@ package dev.hourglass.readme;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.hourglass.testing.ReadmeBlocks;
 import dev.hourglass.testing.RedisExtension;
 import java.io.File;
 import java.io.IOException;
@@ -37,9 +38,9 @@ class ReadmeQuickStartTest {
 
   @Test
   void theQuickStartBuildsAgainstTheInstalledArtifactsAndRunsAsPrinted() throws Exception {
-    String section = section();
-    assertThat(section).contains("./mvnw -q install -DskipTests");
-    String source = block(section, "java");
+    ReadmeBlocks section = ReadmeBlocks.section(ROOT.resolve("README.md"), "## Quick start (Java)");
+    assertThat(section.text()).contains("./mvnw -q install -DskipTests");
+    String source = section.block("java");
     Matcher className = Pattern.compile("public class (\\w+)").matcher(source);
     assertThat(className.find()).as("a public class in the java block").isTrue();
 
@@ -47,7 +48,7 @@ class ReadmeQuickStartTest {
     Path classpathFile = project.resolve("classpath.txt");
     deleteRecursively(project);
     Files.createDirectories(project.resolve("src/main/java"));
-    Files.writeString(project.resolve("pom.xml"), pom(block(section, "xml")));
+    Files.writeString(project.resolve("pom.xml"), pom(section.block("xml")));
     Files.writeString(project.resolve("src/main/java/" + className.group(1) + ".java"), source);
 
     Path repo = Path.of(System.getProperty("readme.repo")).toAbsolutePath();
@@ -137,19 +138,5 @@ class ReadmeQuickStartTest {
         }
       }
     }
-  }
-
-  private static String section() throws IOException {
-    String readme = Files.readString(ROOT.resolve("README.md"));
-    int start = readme.indexOf("## Quick start (Java)");
-    assertThat(start).as("README section").isNotNegative();
-    int end = readme.indexOf("\n## ", start + 1);
-    return readme.substring(start, end < 0 ? readme.length() : end);
-  }
-
-  private static String block(String section, String language) {
-    Matcher m = Pattern.compile("```" + language + "\n(.*?)```", Pattern.DOTALL).matcher(section);
-    assertThat(m.find()).as("a ```%s block", language).isTrue();
-    return m.group(1);
   }
 }
