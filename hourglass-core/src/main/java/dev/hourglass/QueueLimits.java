@@ -38,6 +38,8 @@ public final class QueueLimits {
     /**
      * Checks the bounds.
      *
+     * @param max 1 to {@value QueueLimits#MAX_RATE}
+     * @param period 1 ms to 24 h, whole milliseconds
      * @throws InvalidArgumentException naming {@code limits.rate.max} or {@code
      *     limits.rate.periodMs} when one is out of range
      */

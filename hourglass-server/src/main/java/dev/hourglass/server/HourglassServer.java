@@ -163,7 +163,12 @@ public final class HourglassServer implements AutoCloseable {
     return started;
   }
 
-  /** Starts the server; returns once it serves. */
+  /**
+   * Starts the server; returns once it serves.
+   *
+   * @param config the validated configuration
+   * @return the running server; {@link #close()} stops it
+   */
   public static HourglassServer start(ServerConfig config) {
     HourglassServer server = new HourglassServer(config);
     log.info(
@@ -220,20 +225,38 @@ public final class HourglassServer implements AutoCloseable {
     return uri.replaceAll("//([^:@/]*):[^@/]*@", "//$1:***@");
   }
 
+  /**
+   * The port the server listens on.
+   *
+   * @return the configured port, or the one picked when it was 0
+   */
   public int port() {
     return app.port();
   }
 
+  /**
+   * The server's address.
+   *
+   * @return e.g. {@code http://127.0.0.1:8080}
+   */
   public String baseUrl() {
     return "http://" + config.bind() + ":" + port();
   }
 
-  /** The Hourglass client the server runs on; for tests. */
+  /**
+   * The Hourglass client the server runs on; for tests.
+   *
+   * @return the client
+   */
   public Hourglass hourglass() {
     return hourglass;
   }
 
-  /** The dashboard's queue series; for tests, which take samples when they need them. */
+  /**
+   * The dashboard's queue series; for tests, which take samples when they need them.
+   *
+   * @return the series
+   */
   public QueueSeries series() {
     return series;
   }
@@ -241,6 +264,8 @@ public final class HourglassServer implements AutoCloseable {
   /**
    * Every route Javalin serves, as {@code "METHOD /path"} (e.g. {@code "GET /v1/queues/{queue}"}):
    * what the OpenAPI document must describe; before/after filters are left out. For tests.
+   *
+   * @return one entry per route
    */
   public List<String> routes() {
     return app.unsafe.internalRouter.allHttpHandlers().stream()

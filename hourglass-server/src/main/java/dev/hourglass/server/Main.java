@@ -65,16 +65,34 @@ public final class Main implements Runnable {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
+  /**
+   * Runs the launcher and exits with its exit code.
+   *
+   * @param args the command line, e.g. {@code server --port 8080}
+   */
   public static void main(String[] args) {
     System.exit(run(args));
   }
 
-  /** Runs the launcher with these arguments and returns its exit code. */
+  /**
+   * Runs the launcher with these arguments and returns its exit code.
+   *
+   * @param args the command line
+   * @return the exit code ({@code ExitCodes})
+   */
   public static int run(String... args) {
     return run(StandardInput.system(), utf8(System.out), utf8(System.err), args);
   }
 
-  /** Runs the launcher on these streams and returns its exit code; tests pass their own. */
+  /**
+   * Runs the launcher on these streams and returns its exit code; tests pass their own.
+   *
+   * @param stdin the standard input
+   * @param out where output goes
+   * @param err where errors go
+   * @param args the command line
+   * @return the exit code ({@code ExitCodes})
+   */
   public static int run(StandardInput stdin, PrintWriter out, PrintWriter err, String... args) {
     CommandLine commandLine = new CommandLine(new Main(), new CommandFactory(stdin));
     ServerCommand.addSettingOptions(commandLine.getSubcommands().get("server"));

@@ -15,10 +15,20 @@ public final class Auth {
   private static final String BEARER = "Bearer ";
   private final List<TokenRule> rules;
 
+  /**
+   * Checks tokens against these rules.
+   *
+   * @param rules the configured tokens; none turns auth off
+   */
   public Auth(List<TokenRule> rules) {
     this.rules = List.copyOf(rules);
   }
 
+  /**
+   * Whether auth is on.
+   *
+   * @return true when at least one token is configured
+   */
   public boolean enabled() {
     return !rules.isEmpty();
   }
@@ -26,6 +36,8 @@ public final class Auth {
   /**
    * The rule of the request's token, or empty when auth is off.
    *
+   * @param authorizationHeader the request's {@code Authorization} header, or null when it has none
+   * @return the matching rule, or empty when auth is off
    * @throws ApiException 401 when auth is on and the token is missing or unknown
    */
   public Optional<TokenRule> authenticate(String authorizationHeader) {
@@ -54,6 +66,9 @@ public final class Auth {
    * Checks that the request's token may do this kind of request, and returns its rule (empty when
    * auth is off) for the queue checks that follow.
    *
+   * @param authorizationHeader the request's {@code Authorization} header, or null when it has none
+   * @param permission what the request does
+   * @return the token's rule, or empty when auth is off
    * @throws ApiException 401 without a valid token, 403 when the token lacks the role
    */
   public Optional<TokenRule> authorize(String authorizationHeader, Permission permission) {
@@ -71,6 +86,8 @@ public final class Auth {
   /**
    * Checks that the token (empty: auth off) may use this queue.
    *
+   * @param rule the request's token rule, from {@link #authorize}
+   * @param queue the queue the request names
    * @throws ApiException 403 when its queue patterns do not match
    */
   public static void checkQueue(Optional<TokenRule> rule, String queue) {
@@ -80,7 +97,13 @@ public final class Auth {
     }
   }
 
-  /** Whether the token (empty: auth off) may see this queue, e.g. in a list. */
+  /**
+   * Whether the token (empty: auth off) may see this queue, e.g. in a list.
+   *
+   * @param rule the request's token rule, from {@link #authorize}
+   * @param queue a queue's name
+   * @return true when auth is off or one of the token's queue patterns matches
+   */
   public static boolean maySee(Optional<TokenRule> rule, String queue) {
     return rule.map(r -> r.allowsQueue(queue)).orElse(true);
   }

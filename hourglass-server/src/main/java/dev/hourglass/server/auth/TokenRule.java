@@ -17,11 +17,26 @@ public record TokenRule(String name, byte[] sha256, Role role, List<Pattern> que
   /** The shortest token accepted, so that tokens cannot be guessed. */
   public static final int MIN_TOKEN_CHARS = 16;
 
+  /**
+   * A rule for a token given in plain text; only its SHA-256 is kept.
+   *
+   * @param name a label for logs
+   * @param token the secret the client sends as {@code Authorization: Bearer <token>}
+   * @param role what the token may do
+   * @param queuePatterns the queue name globs it may touch
+   * @return the rule
+   */
   public static TokenRule of(String name, String token, Role role, List<String> queuePatterns) {
     return new TokenRule(
         name, sha256(token), role, queuePatterns.stream().map(TokenRule::glob).toList());
   }
 
+  /**
+   * Whether one of the token's queue patterns matches a queue's whole name.
+   *
+   * @param queue a queue's name
+   * @return true when a pattern matches
+   */
   public boolean allowsQueue(String queue) {
     for (Pattern p : queuePatterns) {
       if (p.matcher(queue).matches()) {

@@ -22,6 +22,8 @@ public final class BackoffSpec implements ITypeConverter<Backoff> {
   /**
    * Parses one backoff spec.
    *
+   * @param spec {@code fixed:5s}, {@code exponential:1s:1h} or {@code schedule:15s,3m,10m}
+   * @return the backoff, checked by the core's rules
    * @throws IllegalArgumentException saying what is wrong when {@code spec} is not a valid backoff
    */
   public static Backoff parse(String spec) {
@@ -46,6 +48,9 @@ public final class BackoffSpec implements ITypeConverter<Backoff> {
   /**
    * The backoff as API.md writes it, e.g. {@code {"type":"fixed","delayMs":5000}}. Without a jitter
    * field: the CLI's forms have none, so the server's default applies.
+   *
+   * @param backoff a parsed backoff
+   * @return its JSON object
    */
   public static ObjectNode toJson(Backoff backoff) {
     ObjectNode json = BackoffJson.write(backoff);

@@ -11,6 +11,11 @@ import picocli.CommandLine.IFactory;
 public final class CommandFactory implements IFactory {
   private final StandardInput stdin;
 
+  /**
+   * A factory that gives commands this input.
+   *
+   * @param stdin the client's standard input
+   */
   public CommandFactory(StandardInput stdin) {
     this.stdin = stdin;
   }

@@ -33,6 +33,12 @@ public final class DeadPurgeCommand implements Callable<Integer> {
   @Option(names = "--yes", description = "Purge without asking.")
   boolean yes;
 
+  /**
+   * The command on this input, which asks for confirmation without {@code --yes}; picocli creates
+   * it through {@link CommandFactory}.
+   *
+   * @param stdin the client's standard input
+   */
   public DeadPurgeCommand(StandardInput stdin) {
     this.stdin = stdin;
   }

@@ -41,6 +41,12 @@ public final class DeleteCommand implements Callable<Integer> {
   @Option(names = "--yes", description = "With --force: delete without asking.")
   boolean yes;
 
+  /**
+   * The command on this input, which asks for confirmation of {@code --force} without {@code
+   * --yes}; picocli creates it through {@link CommandFactory}.
+   *
+   * @param stdin the client's standard input
+   */
   public DeleteCommand(StandardInput stdin) {
     this.stdin = stdin;
   }

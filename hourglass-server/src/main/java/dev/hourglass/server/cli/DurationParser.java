@@ -18,6 +18,9 @@ public final class DurationParser implements ITypeConverter<Duration> {
   /**
    * Parses one duration.
    *
+   * @param text digits with an optional unit ({@code ms}, {@code s}, {@code m}, {@code h}, {@code
+   *     d}); without one, milliseconds
+   * @return the duration
    * @throws IllegalArgumentException saying what a duration looks like when {@code text} is not one
    */
   public static Duration parse(String text) {

@@ -46,6 +46,12 @@ public final class EnqueueCommand implements Callable<Integer> {
       description = "The job's id, [A-Za-z0-9._:-]{1,128}; the server makes one when absent.")
   String id;
 
+  /**
+   * The command on this input, which gives the payload for {@code --payload -}; picocli creates it
+   * through {@link CommandFactory}.
+   *
+   * @param stdin the client's standard input
+   */
   public EnqueueCommand(StandardInput stdin) {
     this.stdin = stdin;
   }

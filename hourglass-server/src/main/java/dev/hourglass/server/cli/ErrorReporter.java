@@ -14,7 +14,12 @@ import picocli.CommandLine.UnmatchedArgumentException;
  */
 public final class ErrorReporter implements IExecutionExceptionHandler, IParameterExceptionHandler {
 
-  /** Installs the reporter on {@code commandLine} and all its subcommands. */
+  /**
+   * Installs the reporter on {@code commandLine} and all its subcommands.
+   *
+   * @param commandLine the launcher's command line
+   * @return the same command line, for chaining
+   */
   public static CommandLine install(CommandLine commandLine) {
     ErrorReporter reporter = new ErrorReporter();
     return commandLine

@@ -15,6 +15,8 @@ public final class InstantParser implements ITypeConverter<Instant> {
   /**
    * Parses one point in time.
    *
+   * @param text epoch milliseconds, or an ISO-8601 date-time with an offset
+   * @return the instant
    * @throws IllegalArgumentException saying what a time looks like when {@code text} is not one
    */
   public static Instant parse(String text) {

@@ -29,6 +29,7 @@ public class PauseCommand implements Callable<Integer> {
 
   private final UnaryOperator<String> path;
 
+  /** The {@code pause} command. */
   public PauseCommand() {
     this(ApiPaths::pause);
   }

@@ -17,6 +17,7 @@ import picocli.CommandLine.Command;
       ExitCodes.HELP
     })
 public final class ResumeCommand extends PauseCommand {
+  /** The {@code resume} command: {@code pause}'s options, the resume request. */
   public ResumeCommand() {
     super(ApiPaths::resume);
   }

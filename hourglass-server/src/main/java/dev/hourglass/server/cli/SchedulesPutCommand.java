@@ -84,6 +84,12 @@ public final class SchedulesPutCommand implements Callable<Integer> {
       description = "No occurrence after it.")
   Instant endAt;
 
+  /**
+   * The command on this input, which gives the payload for {@code --payload -}; picocli creates it
+   * through {@link CommandFactory}.
+   *
+   * @param stdin the client's standard input
+   */
   public SchedulesPutCommand(StandardInput stdin) {
     this.stdin = stdin;
   }

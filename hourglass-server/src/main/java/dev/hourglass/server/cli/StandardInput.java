@@ -24,12 +24,22 @@ public final class StandardInput {
     this.terminal = terminal;
   }
 
-  /** The process's {@code System.in}. */
+  /**
+   * The process's {@code System.in}.
+   *
+   * @return the input; interactive when the process runs at a terminal
+   */
   public static StandardInput system() {
     return new StandardInput(System.in, systemIsInteractive());
   }
 
-  /** Input that holds {@code text}, as from a terminal when {@code terminal} is true. */
+  /**
+   * Input that holds {@code text}, as from a terminal when {@code terminal} is true.
+   *
+   * @param text the whole input
+   * @param terminal whether the input counts as a person at a terminal
+   * @return the input
+   */
   public static StandardInput of(String text, boolean terminal) {
     return new StandardInput(
         new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)), terminal);

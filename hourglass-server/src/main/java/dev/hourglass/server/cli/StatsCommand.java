@@ -69,6 +69,12 @@ public final class StatsCommand implements Callable<Integer> {
       description = "With --watch: stop after N reads (default: until Ctrl-C).")
   Integer count;
 
+  /**
+   * The command on this input, which says whether {@code --watch} redraws a terminal or prints
+   * lines; picocli creates it through {@link CommandFactory}.
+   *
+   * @param stdin the client's standard input
+   */
   public StatsCommand(StandardInput stdin) {
     this.stdin = stdin;
   }

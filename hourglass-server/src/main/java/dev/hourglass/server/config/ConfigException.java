@@ -4,6 +4,11 @@ package dev.hourglass.server.config;
 public final class ConfigException extends RuntimeException {
   private static final long serialVersionUID = 1L;
 
+  /**
+   * A configuration error.
+   *
+   * @param message names the setting and says what to fix
+   */
   public ConfigException(String message) {
     super(message);
   }

@@ -35,9 +35,14 @@ public final class ConfigLoader {
   private ConfigLoader() {}
 
   /**
+   * Resolves every setting (a flag, else the environment, else the YAML file, else the default) and
+   * checks it.
+   *
    * @param flags values given as flags, by {@link Setting#key()}
    * @param env the process environment
    * @param yamlFile the YAML file, or null for none
+   * @return the validated configuration
+   * @throws ConfigException naming the first bad setting or unknown YAML key
    */
   public static ServerConfig load(
       Map<String, String> flags, Map<String, String> env, Path yamlFile) {

@@ -30,7 +30,13 @@ public record ServerConfig(
     String logLevel,
     Optional<ArchiveConfig> archive) {
 
-  /** Loopback defaults with an embedded Redis in {@code dataDir} on a given port; for tests. */
+  /**
+   * Loopback defaults with an embedded Redis in {@code dataDir} on a given port; for tests.
+   *
+   * @param dataDir the embedded Redis's data directory
+   * @param port the HTTP port, 0 for a free one
+   * @return the configuration
+   */
   public static ServerConfig embedded(Path dataDir, int port) {
     return ConfigLoader.load(
         java.util.Map.of(
@@ -39,7 +45,12 @@ public record ServerConfig(
         null);
   }
 
-  /** This configuration with an archive database; for tests. */
+  /**
+   * This configuration with an archive database; for tests.
+   *
+   * @param archiveConfig the archive database and its settings
+   * @return a copy with the archive on
+   */
   public ServerConfig withArchive(ArchiveConfig archiveConfig) {
     return new ServerConfig(
         bind,
@@ -59,7 +70,13 @@ public record ServerConfig(
         Optional.of(archiveConfig));
   }
 
-  /** This configuration with another Redis and token list; for tests. */
+  /**
+   * This configuration with another Redis and token list; for tests.
+   *
+   * @param redis the external Redis URI, or empty for the embedded one
+   * @param tokenRules the tokens; none turns auth off
+   * @return a copy with them
+   */
   public ServerConfig with(Optional<String> redis, List<TokenRule> tokenRules) {
     return new ServerConfig(
         bind,

@@ -24,6 +24,19 @@ public final class ApiContext {
 
   final LongPolls longPolls;
 
+  /**
+   * The handlers' shared state.
+   *
+   * @param hourglass the client every handler calls
+   * @param auth checks each request's token
+   * @param metrics the server's meters
+   * @param push the queues' push deliveries
+   * @param series the dashboard's per-queue series
+   * @param archive the archive, when one is configured
+   * @param maxPayloadBytes the largest job payload accepted
+   * @param maxBodyBytes the largest request body accepted
+   * @param limits how many long-poll claims may wait, in all and per client
+   */
   public ApiContext(
       Hourglass hourglass,
       Auth auth,

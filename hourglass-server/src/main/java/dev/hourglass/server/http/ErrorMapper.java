@@ -37,7 +37,13 @@ public final class ErrorMapper {
 
   private ErrorMapper() {}
 
-  /** The API error for a failure. */
+  /**
+   * The API error for a failure.
+   *
+   * @param failure what a handler threw, possibly wrapped by a future
+   * @return the error as the API answers it: the failure itself when it is an {@link ApiException},
+   *     else its mapped status and code
+   */
   public static ApiException toApi(Throwable failure) {
     Throwable t = unwrap(failure);
     if (t instanceof ApiException e) {
@@ -94,7 +100,12 @@ public final class ErrorMapper {
     return new ApiException(500, "internal", "internal error; the server log has the details");
   }
 
-  /** Answers a failure in the API's error shape. */
+  /**
+   * Answers a failure in the API's error shape.
+   *
+   * @param ctx the request
+   * @param failure what its handler threw
+   */
   public static void answer(Context ctx, Throwable failure) {
     ApiException e = toApi(failure);
     ctx.status(e.status());

@@ -30,6 +30,10 @@ public final class JobJson {
    * A job spec from an enqueue body (or one element of a batch, with {@code prefix} {@code
    * jobs[i].}).
    *
+   * @param job the request's job object
+   * @param prefix what field names in errors start with: empty, or {@code jobs[i].}
+   * @param maxPayloadBytes the largest payload accepted
+   * @return the job spec
    * @throws ApiException 400 naming the field, or 413 when the payload is over the limit
    */
   public static JobSpec spec(JsonIn.Obj job, String prefix, int maxPayloadBytes) {
@@ -124,10 +128,22 @@ public final class JobJson {
     }
   }
 
+  /**
+   * A job state as the API writes it.
+   *
+   * @param state a job's state
+   * @return e.g. {@code delayed}
+   */
   public static String state(JobState state) {
     return state.name().toLowerCase(Locale.ROOT);
   }
 
+  /**
+   * An enqueue's answer: the job's id, queue, due time and state.
+   *
+   * @param r the enqueue's result
+   * @return the JSON object
+   */
   public static ObjectNode enqueued(EnqueueResult r) {
     ObjectNode o = JsonOut.object();
     o.put("id", r.id()).put("queue", r.queue()).put("runAt", r.runAt().toEpochMilli());
@@ -135,6 +151,12 @@ public final class JobJson {
     return o;
   }
 
+  /**
+   * A job as {@code GET .../jobs/{id}} answers it.
+   *
+   * @param j the job
+   * @return the JSON object
+   */
   public static ObjectNode job(JobInfo<byte[]> j) {
     ObjectNode o = JsonOut.object();
     o.put("id", j.id()).put("queue", j.queue()).put("state", state(j.state()));
@@ -153,6 +175,12 @@ public final class JobJson {
     return o;
   }
 
+  /**
+   * A claimed job, with its receipt and lease, as a claim answers it.
+   *
+   * @param d the delivery
+   * @return the JSON object
+   */
   public static ObjectNode delivery(Delivery<byte[]> d) {
     ObjectNode o = JsonOut.object();
     o.put("id", d.id());

@@ -13,6 +13,12 @@ public final class Ops {
   private final byte[] openapi;
   private final ReadinessProbe readiness;
 
+  /**
+   * The operational routes' handlers.
+   *
+   * @param hourglass the client whose Redis the readiness probe pings
+   * @param metrics the meters {@code /metrics} renders
+   */
   public Ops(Hourglass hourglass, Metrics metrics) {
     this.metrics = metrics;
     this.openapi = Resources.read(OPENAPI);

@@ -23,7 +23,11 @@ import org.eclipse.jetty.util.Callback;
 public final class PathCheck extends Handler.Wrapper {
   private final long drainLimit;
 
-  /** {@code drainLimit}: what is read and dropped of a refused request's body at most. */
+  /**
+   * The check, wrapped around the server's handler.
+   *
+   * @param drainLimit what is read and dropped of a refused request's body at most
+   */
   public PathCheck(long drainLimit) {
     this.drainLimit = drainLimit;
   }

@@ -27,10 +27,22 @@ public final class QueueDirectory {
   /** The queues known to exist, with their handles: found again without a name check. */
   private final ConcurrentMap<String, Known> known = new ConcurrentHashMap<>();
 
+  /**
+   * A directory of the client's queues.
+   *
+   * @param hourglass the client whose queues it finds
+   */
   public QueueDirectory(Hourglass hourglass) {
     this.hourglass = hourglass;
   }
 
+  /**
+   * Whether a queue exists (asking Redis when not seen within the trust time).
+   *
+   * @param name the queue's name
+   * @return true when it exists
+   * @throws ApiException 400 when the name is not a valid queue name
+   */
   public boolean exists(String name) {
     return find(name) != null;
   }
@@ -52,7 +64,11 @@ public final class QueueDirectory {
   }
 
   /**
-   * @throws ApiException 404 {@code queue_not_found}
+   * The handle of a queue that must exist, for reads and for changes to existing jobs.
+   *
+   * @param name the queue's name
+   * @return its handle
+   * @throws ApiException 404 {@code queue_not_found}, or 400 when the name is not valid
    */
   public Queue<byte[]> existing(String name) {
     Queue<byte[]> q = find(name);
@@ -62,7 +78,13 @@ public final class QueueDirectory {
     return q;
   }
 
-  /** The queue, created with the server's defaults on first use. */
+  /**
+   * The queue, created with the server's defaults on first use.
+   *
+   * @param name the queue's name
+   * @return its handle
+   * @throws ApiException 400 when the name is not a valid queue name
+   */
   public Queue<byte[]> forWrite(String name) {
     Known k = known.get(QueueNames.check(name));
     Queue<byte[]> q = k != null ? k.queue() : hourglass.queue(name);

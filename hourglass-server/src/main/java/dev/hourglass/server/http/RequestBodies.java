@@ -73,6 +73,14 @@ public final class RequestBodies {
         HttpStatus.CONTENT_TOO_LARGE.getCode(), HttpStatus.CONTENT_TOO_LARGE.getMessage());
   }
 
+  /**
+   * Reads and drops what a route left unread of the request's body, up to {@code limit} bytes, so
+   * that the answer reaches a client still sending; called after every request. A client that went
+   * away is not an error here.
+   *
+   * @param ctx the answered request
+   * @param limit bytes to drain at most ({@link #drainLimit})
+   */
   public static void drainRest(Context ctx, long limit) {
     if (ctx.attribute(READ_TO_THE_END) != null) {
       return;

@@ -23,6 +23,14 @@ public final class Routes {
 
   private Routes() {}
 
+  /**
+   * Registers every route of the API, the dashboard and the operational endpoints, each with the
+   * permission it asks of a token.
+   *
+   * @param config the Javalin configuration being built
+   * @param api what the API's handlers share
+   * @param ops the health, metrics and OpenAPI handlers
+   */
   public static void install(JavalinConfig config, ApiContext api, Ops ops) {
     JobsApi jobs = new JobsApi(api);
     ConsumeApi consume = new ConsumeApi(api);

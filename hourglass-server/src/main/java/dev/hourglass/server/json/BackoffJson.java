@@ -22,6 +22,14 @@ public final class BackoffJson {
 
   private BackoffJson() {}
 
+  /**
+   * Reads a backoff object: {@code fixed}, {@code exponential} or {@code schedule}, each with only
+   * its own fields.
+   *
+   * @param f the backoff object's fields
+   * @return the backoff
+   * @throws ApiException 400 naming the field that is missing, unknown or out of range
+   */
   public static Backoff read(Fields f) {
     String type = f.text("type", 20);
     switch (type) {
@@ -94,6 +102,12 @@ public final class BackoffJson {
     return out;
   }
 
+  /**
+   * Writes a backoff as the API gives it.
+   *
+   * @param backoff a job's or queue's backoff
+   * @return its JSON object
+   */
   public static ObjectNode write(Backoff backoff) {
     ObjectNode o = JsonIn.MAPPER.createObjectNode();
     if (backoff instanceof Backoff.Fixed fixed) {

@@ -18,6 +18,7 @@ import java.util.List;
  * payload} of a job is kept as the exact bytes the client sent, so it is delivered byte for byte.
  */
 public final class JsonIn {
+  /** The server's one mapper: duplicate keys are errors. Read-only once built. */
   public static final ObjectMapper MAPPER =
       new ObjectMapper(
           JsonFactory.builder().enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build());
@@ -27,12 +28,24 @@ public final class JsonIn {
   /** A JSON object's fields; {@code rawPayload} holds the text of its {@code payload}, if any. */
   public record Obj(ObjectNode fields, byte[] rawPayload) {}
 
-  /** The body as an object; an empty body reads as {@code {}}. */
+  /**
+   * The body as an object; an empty body reads as {@code {}}.
+   *
+   * @param body the request body
+   * @return its object
+   * @throws ApiException 400 {@code invalid_json} when it is not one JSON object
+   */
   public static ObjectNode object(byte[] body) {
     return read(body, false).get(0).fields();
   }
 
-  /** A job body: one object whose {@code payload} is kept raw. */
+  /**
+   * A job body: one object whose {@code payload} is kept raw.
+   *
+   * @param body the request body
+   * @return its fields and raw payload
+   * @throws ApiException 400 {@code invalid_json} when it is not one JSON object
+   */
   public static Obj job(byte[] body) {
     return read(body, false).get(0);
   }
@@ -40,6 +53,10 @@ public final class JsonIn {
   /**
    * A batch body {@code {"jobs": [...]}}: one entry per element, in order. An element that is not
    * an object reads as null (the caller reports it for that job alone).
+   *
+   * @param body the request body
+   * @return one entry per element of {@code jobs}
+   * @throws ApiException 400 when the body is not such an object or {@code jobs} is missing
    */
   public static List<Obj> jobs(byte[] body) {
     return read(body, true);

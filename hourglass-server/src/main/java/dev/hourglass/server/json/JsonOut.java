@@ -14,10 +14,21 @@ import java.nio.charset.StandardCharsets;
 public final class JsonOut {
   private JsonOut() {}
 
+  /**
+   * A new, empty response object.
+   *
+   * @return the object
+   */
   public static ObjectNode object() {
     return JsonIn.MAPPER.createObjectNode();
   }
 
+  /**
+   * A response body.
+   *
+   * @param node the body's JSON
+   * @return its UTF-8 bytes
+   */
   public static byte[] bytes(JsonNode node) {
     try {
       return JsonIn.MAPPER.writeValueAsBytes(node);
@@ -26,7 +37,13 @@ public final class JsonOut {
     }
   }
 
-  /** The body of every error answer: {@code {"error": {"code", "message"}}}. */
+  /**
+   * The body of every error answer: {@code {"error": {"code", "message"}}}.
+   *
+   * @param code the API's error code
+   * @param message what is wrong
+   * @return the body's bytes
+   */
   public static byte[] error(String code, String message) {
     ObjectNode o = object();
     o.putObject("error").put("code", code).put("message", message);
@@ -37,6 +54,10 @@ public final class JsonOut {
    * A job's payload ({@link #putPayload(ObjectNode, String, byte[])}); one this process cannot open
    * (compressed with what it lacks) as the text of {@link dev.hourglass.Payload#asString}, which
    * says why.
+   *
+   * @param o the object to put it in
+   * @param field the field's name
+   * @param payload the job's payload
    */
   public static void putPayload(ObjectNode o, String field, dev.hourglass.Payload<?> payload) {
     if (payload.readable()) {
@@ -50,6 +71,10 @@ public final class JsonOut {
    * Puts a stored payload under {@code field}: its bytes as they are when they hold one JSON value
    * (every payload that came through the API does), else as a JSON string of their UTF-8 text (a
    * job enqueued by a Java client with non-JSON bytes).
+   *
+   * @param o the object to put it in
+   * @param field the field's name
+   * @param payload the stored bytes
    */
   public static void putPayload(ObjectNode o, String field, byte[] payload) {
     String text = new String(payload, StandardCharsets.UTF_8);

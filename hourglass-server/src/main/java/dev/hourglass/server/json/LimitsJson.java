@@ -13,7 +13,13 @@ import java.util.OptionalLong;
 public final class LimitsJson {
   private LimitsJson() {}
 
-  /** The limits of a {@code limits} object, or null for none. */
+  /**
+   * The limits of a {@code limits} object, or null for none.
+   *
+   * @param f the {@code limits} object's fields
+   * @return the limits, or null when it sets neither part
+   * @throws ApiException 400 {@code invalid_field} naming an unknown, missing or out-of-range field
+   */
   public static QueueLimits read(Fields f) {
     f.only("rate", "concurrency");
     QueueLimits.Rate rate = f.optObject("rate").map(LimitsJson::rate).orElse(null);
@@ -36,7 +42,12 @@ public final class LimitsJson {
     return new QueueLimits.Rate((int) max, Duration.ofMillis(periodMs));
   }
 
-  /** Puts {@code "limits"} into {@code o}: the object, or null when the queue has none. */
+  /**
+   * Puts {@code "limits"} into {@code o}: the object, or null when the queue has none.
+   *
+   * @param o a queue's JSON object
+   * @param limits the queue's limits, or null for none
+   */
   public static void write(ObjectNode o, QueueLimits limits) {
     if (limits == null) {
       o.putNull("limits");

@@ -14,6 +14,8 @@ public final class QueueNames {
   /**
    * Returns {@code name} when it is a valid queue name.
    *
+   * @param name a queue name from a request or the command line
+   * @return the same name
    * @throws ApiException 400 {@code invalid_queue_name}
    */
   public static String check(String name) {

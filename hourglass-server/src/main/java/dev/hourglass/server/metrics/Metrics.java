@@ -41,6 +41,7 @@ public final class Metrics implements ScriptListener {
   private final LatenessSamples lateness = new LatenessSamples();
   private final ArchiveMeters archive = new ArchiveMeters(registry);
 
+  /** The server's registry, with the JVM's and the process's meters bound. */
   public Metrics() {
     // The JVM's and the process's own, as every Java service exports them.
     new ClassLoaderMetrics().bindTo(registry);
@@ -52,7 +53,11 @@ public final class Metrics implements ScriptListener {
     new FileDescriptorMetrics().bindTo(registry);
   }
 
-  /** Connects the per-queue meters to the client (built after this, as it takes the listener). */
+  /**
+   * Connects the per-queue meters to the client (built after this, as it takes the listener).
+   *
+   * @param hourglass the server's client
+   */
   public void bind(Hourglass hourglass) {
     hourglassMetrics.bind(hourglass);
   }
@@ -67,6 +72,14 @@ public final class Metrics implements ScriptListener {
 
   private final ConcurrentMap<RequestKey, Timer> requestTimers = new ConcurrentHashMap<>();
 
+  /**
+   * Records a served request in {@code http.server.requests}.
+   *
+   * @param method the HTTP method
+   * @param route the matched route's path template, or {@code unmatched}
+   * @param status the answer's status
+   * @param nanos how long it took to answer
+   */
   public void httpRequest(String method, String route, int status, long nanos) {
     requestTimers
         .computeIfAbsent(new RequestKey(method, route, status), this::requestTimer)
@@ -81,37 +94,64 @@ public final class Metrics implements ScriptListener {
         .register(registry);
   }
 
-  /** Counts the long-poll claims this server holds now, as {@code hourglass_claims_waiting}. */
+  /**
+   * Counts the long-poll claims this server holds now, as {@code hourglass_claims_waiting}.
+   *
+   * @param count read at each scrape
+   */
   public void claimsWaiting(Supplier<Number> count) {
     Gauge.builder("hourglass.claims.waiting", count)
         .description("long-poll claims waiting on this server now")
         .register(registry);
   }
 
-  /** Counts the HTTP connections open now, as {@code hourglass_http_connections}. */
+  /**
+   * Counts the HTTP connections open now, as {@code hourglass_http_connections}.
+   *
+   * @param count read at each scrape
+   */
   public void httpConnections(Supplier<Number> count) {
     Gauge.builder("hourglass.http.connections", count)
         .description("HTTP connections open on this server now (at most --max-connections)")
         .register(registry);
   }
 
-  /** A job was handed to a consumer ({@code pull}) or a push endpoint ({@code push}). */
+  /**
+   * A job was handed to a consumer ({@code pull}) or a push endpoint ({@code push}): its lateness
+   * goes into the histogram and the dashboard's samples.
+   *
+   * @param queue the job's queue
+   * @param mode {@code pull} or {@code push}
+   * @param dueAt when the job was due
+   */
   public void delivered(String queue, String mode, Instant dueAt) {
     hourglassMetrics.delivered(queue, mode, dueAt);
     lateness.record(queue, System.currentTimeMillis() - dueAt.toEpochMilli());
   }
 
-  /** The archive's meters, which are also its listener. */
+  /**
+   * The archive's meters, which are also its listener.
+   *
+   * @return the meters
+   */
   public ArchiveMeters archive() {
     return archive;
   }
 
-  /** The lateness of this server's deliveries, for the dashboard's series. */
+  /**
+   * The lateness of this server's deliveries, for the dashboard's series.
+   *
+   * @return the samples
+   */
   public LatenessSamples lateness() {
     return lateness;
   }
 
-  /** The Prometheus text of every meter, with per-queue meters registered for new queues. */
+  /**
+   * The Prometheus text of every meter, with per-queue meters registered for new queues.
+   *
+   * @return the text {@code /metrics} answers
+   */
   public String scrape() {
     hourglassMetrics.registerQueues();
     archive.registerQueues();

@@ -39,24 +39,55 @@ public record DeliveryConfig(
     Map<String, String> headers,
     String secret,
     Target target) {
+  /** The queue settings attribute that holds the setting. */
   public static final String ATTRIBUTE = "delivery";
+
+  /** What the API shows in place of a secret or a broker password. */
   public static final String MASK = "***";
+
+  /** The longest {@code secret} accepted, in characters. */
   public static final int MAX_SECRET = 1024;
+
+  /** Consumers claim over the API: the default. */
   public static final DeliveryConfig PULL =
       new DeliveryConfig("pull", null, 0, 0, Map.of(), null, null);
+
+  /** An {@code http} delivery's POST timeout when the setting gives none. */
   public static final long DEFAULT_TIMEOUT_MS = 10_000;
+
+  /** An {@code http} delivery's POSTs in flight at most when the setting gives none. */
   public static final int DEFAULT_CONCURRENCY = 16;
 
+  /**
+   * A delivery setting; {@code headers} are copied, in their order.
+   *
+   * @param type {@code pull}, {@code http}, {@code amqp} or {@code kafka}
+   * @param url the endpoint of an {@code http} delivery, else null
+   * @param timeoutMs how long one POST or broker confirm may take
+   * @param concurrency deliveries in flight at most
+   * @param headers extra headers for each POST; null for none
+   * @param secret the HMAC key of the {@code Hourglass-Signature} header, or null
+   * @param target the broker of an {@code amqp} or {@code kafka} delivery, else null
+   */
   public DeliveryConfig {
     headers =
         headers == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(headers));
   }
 
+  /**
+   * Whether the server POSTs the queue's due jobs to {@link #url}.
+   *
+   * @return true for {@code http}
+   */
   public boolean push() {
     return "http".equals(type);
   }
 
-  /** True for {@code amqp} and {@code kafka}: a forwarder publishes the jobs to {@link #target}. */
+  /**
+   * Whether a forwarder publishes the queue's due jobs to {@link #target}.
+   *
+   * @return true for {@code amqp} and {@code kafka}
+   */
   public boolean forward() {
     return target != null;
   }
@@ -64,6 +95,8 @@ public record DeliveryConfig(
   /**
    * From the API's {@code delivery} object.
    *
+   * @param f the {@code delivery} object's fields
+   * @return the setting
    * @throws ApiException 400 naming the field
    */
   public static DeliveryConfig read(Fields f) {
@@ -74,6 +107,9 @@ public record DeliveryConfig(
    * From the API's {@code delivery} object, replacing {@code current}: a {@code secret} of {@value
    * #MASK} keeps the current secret, a missing one removes it.
    *
+   * @param f the {@code delivery} object's fields
+   * @param current the queue's setting now
+   * @return the new setting
    * @throws ApiException 400 naming the field
    */
   public static DeliveryConfig read(Fields f, DeliveryConfig current) {
@@ -131,6 +167,8 @@ public record DeliveryConfig(
   /**
    * The setting as the API shows it: the secret, when there is one, and a broker URI's password as
    * {@value #MASK}.
+   *
+   * @return the {@code delivery} object
    */
   public ObjectNode toJson() {
     return json(false);
@@ -155,7 +193,11 @@ public record DeliveryConfig(
     return o;
   }
 
-  /** The setting as stored in Redis, secret included. */
+  /**
+   * The setting as stored in Redis, secret included.
+   *
+   * @return the attribute's JSON text
+   */
   public String toAttribute() {
     return new String(JsonOut.bytes(json(true)), StandardCharsets.UTF_8);
   }
@@ -166,7 +208,12 @@ public record DeliveryConfig(
     return "DeliveryConfig" + toJson();
   }
 
-  /** From the stored attribute; {@link #PULL} when absent or unreadable. */
+  /**
+   * From the stored attribute; {@link #PULL} when absent or unreadable.
+   *
+   * @param json the attribute's text, or null when the queue has none
+   * @return the setting
+   */
   public static DeliveryConfig fromAttribute(String json) {
     if (json == null) {
       return PULL;

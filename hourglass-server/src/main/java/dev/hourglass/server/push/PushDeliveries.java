@@ -66,6 +66,13 @@ public final class PushDeliveries implements AutoCloseable {
     }
   }
 
+  /**
+   * The server's pushers and forwarders, none running until {@link #start()}.
+   *
+   * @param hourglass the client whose queues they deliver
+   * @param metrics counts and times each delivery
+   * @param shutdownTimeout how long deliveries in flight may take to finish on close
+   */
   public PushDeliveries(Hourglass hourglass, Metrics metrics, Duration shutdownTimeout) {
     this.hourglass = hourglass;
     this.metrics = metrics;
@@ -106,7 +113,12 @@ public final class PushDeliveries implements AutoCloseable {
     }
   }
 
-  /** Starts, restarts or stops the queue's pusher to match {@code config}. */
+  /**
+   * Starts, restarts or stops the queue's pusher to match {@code config}.
+   *
+   * @param queue the queue's name
+   * @param config its delivery setting
+   */
   public synchronized void apply(String queue, DeliveryConfig config) {
     if (closed) {
       return;

@@ -21,7 +21,12 @@ public final class LatenessSamples {
 
   private final Map<String, Reservoir> byQueue = new ConcurrentHashMap<>();
 
-  /** Records one delivery of {@code queue} that was {@code latenessMs} late (0 when early). */
+  /**
+   * Records one delivery of {@code queue} that was {@code latenessMs} late (0 when early).
+   *
+   * @param queue the job's queue
+   * @param latenessMs delivery time minus due time; a negative value counts as 0
+   */
   public void record(String queue, long latenessMs) {
     byQueue.computeIfAbsent(queue, q -> new Reservoir()).add(Math.max(0, latenessMs));
   }

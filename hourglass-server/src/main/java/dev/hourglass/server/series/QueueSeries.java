@@ -27,9 +27,15 @@ import org.slf4j.LoggerFactory;
  * {@link LatenessSamples}: this server's deliveries only.
  */
 public final class QueueSeries implements AutoCloseable {
+  /** The time between two samples. */
   public static final Duration INTERVAL = Duration.ofSeconds(10);
+
+  /** The points kept per queue: an hour of samples. */
   public static final int POINTS = 360;
+
+  /** The most queues tracked. */
   public static final int MAX_QUEUES = 1000;
+
   private static final Logger log = LoggerFactory.getLogger(QueueSeries.class);
 
   private final Hourglass hourglass;
@@ -51,6 +57,13 @@ public final class QueueSeries implements AutoCloseable {
             return t;
           });
 
+  /**
+   * The series, not sampling until {@link #start()}.
+   *
+   * @param hourglass the client whose queues it reads
+   * @param lateness this server's delivery lateness, drained at each sample
+   * @param clock the time each point is stamped with
+   */
   public QueueSeries(Hourglass hourglass, LatenessSamples lateness, Clock clock) {
     this.hourglass = hourglass;
     this.lateness = lateness;
@@ -99,13 +112,24 @@ public final class QueueSeries implements AutoCloseable {
     previousNanos = nanos;
   }
 
-  /** The points of the last {@code window}, oldest first; empty for an unknown queue. */
+  /**
+   * The points of the last {@code window}, oldest first; empty for an unknown queue.
+   *
+   * @param queue the queue's name
+   * @param window how far back
+   * @return the points
+   */
   public List<SeriesPoint> points(String queue, Duration window) {
     Track t = tracks.get(queue);
     return t == null ? List.of() : t.since(clock.millis() - window.toMillis());
   }
 
-  /** The newest point of the queue, if it has one. */
+  /**
+   * The newest point of the queue, if it has one.
+   *
+   * @param queue the queue's name
+   * @return the point, or empty when it has none yet or the queue is unknown
+   */
   public Optional<SeriesPoint> latest(String queue) {
     Track t = tracks.get(queue);
     return t == null ? Optional.empty() : t.latest();

@@ -4,12 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.hourglass.Hourglass;
+import dev.hourglass.testing.ReadmeBlocks;
 import dev.hourglass.testing.RedisExtension;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -39,32 +38,19 @@ class SpringQuickStartTest {
     }
   }
 
-  private static String section() throws Exception {
-    String readme = Files.readString(MODULE.resolve("../README.md"));
-    int start = readme.indexOf("## Spring Boot quick start");
-    assertThat(start).as("README section").isNotNegative();
-    int end = readme.indexOf("\n## ", start + 1);
-    return readme.substring(start, end < 0 ? readme.length() : end);
-  }
-
-  private static String block(String section, String language) {
-    Matcher m = Pattern.compile("```" + language + "\n(.*?)```", Pattern.DOTALL).matcher(section);
-    assertThat(m.find()).as("a ```%s block", language).isTrue();
-    return m.group(1);
-  }
-
   @Test
   void theReadmeShowsThisSourceAsItIs() throws Exception {
-    String section = section();
+    ReadmeBlocks section =
+        ReadmeBlocks.section(MODULE.resolve("../README.md"), "## Spring Boot quick start");
     String source =
         Files.readString(
             MODULE.resolve("src/test/java/dev/hourglass/spring/quickstart/UnpaidOrders.java"));
     String afterPackage = source.substring(source.indexOf(";\n") + 2).stripLeading();
-    assertThat(block(section, "java")).isEqualTo(afterPackage);
-    assertThat(block(section, "xml"))
+    assertThat(section.block("java")).isEqualTo(afterPackage);
+    assertThat(section.block("xml"))
         .contains("<groupId>dev.hourglass</groupId>")
         .contains("<artifactId>hourglass-spring-boot-starter</artifactId>");
-    assertThat(block(section, "properties"))
+    assertThat(section.block("properties"))
         .isEqualTo("spring.data.redis.url=redis://localhost:6379\n");
   }
 
