@@ -11,6 +11,7 @@ import java.util.Optional;
  * ConfigLoader} for where it comes from).
  *
  * @param redisUri the external Redis; empty to run the embedded one in {@code dataDir}
+ * @param embeddedRedis the embedded Redis's executable: {@code auto}, {@code bundled} or a path
  * @param archive the archive database; empty for none
  */
 public record ServerConfig(
@@ -18,6 +19,7 @@ public record ServerConfig(
     int port,
     Optional<String> redisUri,
     Path dataDir,
+    String embeddedRedis,
     String prefix,
     int maxPayloadBytes,
     int compressAbove,
@@ -30,11 +32,19 @@ public record ServerConfig(
     String logLevel,
     Optional<ArchiveConfig> archive) {
 
-  /** Loopback defaults with an embedded Redis in {@code dataDir} on a given port; for tests. */
+  /**
+   * Loopback defaults with an embedded Redis in {@code dataDir} on a given port; for tests, which
+   * run the bundled binary (or {@code -Dhourglass.redis.server}'s), whatever is installed.
+   */
   public static ServerConfig embedded(Path dataDir, int port) {
     return ConfigLoader.load(
         java.util.Map.of(
-            Setting.DATA_DIR.key(), dataDir.toString(), Setting.PORT.key(), Integer.toString(port)),
+            Setting.DATA_DIR.key(),
+            dataDir.toString(),
+            Setting.PORT.key(),
+            Integer.toString(port),
+            Setting.EMBEDDED_REDIS.key(),
+            "bundled"),
         java.util.Map.of(),
         null);
   }
@@ -46,6 +56,7 @@ public record ServerConfig(
         port,
         redisUri,
         dataDir,
+        embeddedRedis,
         prefix,
         maxPayloadBytes,
         compressAbove,
@@ -66,6 +77,7 @@ public record ServerConfig(
         port,
         redis,
         dataDir,
+        embeddedRedis,
         prefix,
         maxPayloadBytes,
         compressAbove,

@@ -17,6 +17,12 @@ public enum Setting {
           + " redis-cluster://host:port[,host:port...] for a Redis Cluster."
           + " Unset: start an embedded Redis with its data in --data-dir."),
   DATA_DIR("data-dir", "./data", "Directory of the embedded Redis's data (AOF)."),
+  EMBEDDED_REDIS(
+      "embedded-redis",
+      "auto",
+      "The embedded Redis's executable: auto (an installed valkey-server 8 or later on PATH,"
+          + " else the Redis 6.2 bundled in the jar), bundled, or the path of a redis-server or"
+          + " valkey-server. The JVM property hourglass.redis.server overrides auto and bundled."),
   PREFIX("prefix", "hg", "Prefix of every Redis key."),
   MAX_PAYLOAD_BYTES("max-payload-bytes", "1048576", "Largest job payload accepted, in bytes."),
   MAX_BODY_BYTES("max-body-bytes", "16777216", "Largest request body accepted, in bytes."),
