@@ -77,26 +77,23 @@ public record RedisExecutable(Path path, String product, String version, String 
       if (installed.major() >= PREFERRED_VALKEY_MAJOR) {
         return installed;
       }
-      RedisExecutable fallback = bundled();
-      return new RedisExecutable(
-          fallback.path,
-          fallback.product,
-          fallback.version,
-          fallback.reason
-              + ": the installed "
-              + installed.describe()
-              + " is older than Valkey "
-              + PREFERRED_VALKEY_MAJOR);
+      return bundled()
+          .because(
+              ": the installed "
+                  + installed.describe()
+                  + " is older than Valkey "
+                  + PREFERRED_VALKEY_MAJOR);
     }
-    RedisExecutable fallback = bundled();
-    return new RedisExecutable(
-        fallback.path,
-        fallback.product,
-        fallback.version,
-        fallback.reason
-            + ": no valkey-server on PATH (install Valkey "
-            + PREFERRED_VALKEY_MAJOR
-            + " or later to run it instead)");
+    return bundled()
+        .because(
+            ": no valkey-server on PATH (install Valkey "
+                + PREFERRED_VALKEY_MAJOR
+                + " or later to run it instead)");
+  }
+
+  /** This executable, with more said about why it was chosen. */
+  private RedisExecutable because(String more) {
+    return new RedisExecutable(path, product, version, reason + more);
   }
 
   /**
