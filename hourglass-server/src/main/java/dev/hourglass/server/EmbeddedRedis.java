@@ -5,17 +5,15 @@ import dev.hourglass.embedded.RedisServer;
 import dev.hourglass.server.config.ServerConfig;
 import java.nio.file.Path;
 import java.time.Duration;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The embedded Redis of a server run without {@code --redis}: its executable as {@code
  * --embedded-redis} says (by default an installed Valkey 8 or later, else the bundled Redis 6.2;
  * see {@link RedisExecutable#preferred()}), with an AOF fsynced on every write in the data
- * directory. Logs which executable it runs and why.
+ * directory. The server's first log line ("Hourglass listening on ...") says which executable it
+ * runs and why ({@link #describe}).
  */
 final class EmbeddedRedis {
-  private static final Logger log = LoggerFactory.getLogger(EmbeddedRedis.class);
   private static final Duration STARTUP_TIMEOUT = Duration.ofMinutes(2);
 
   private EmbeddedRedis() {}
@@ -29,9 +27,28 @@ final class EmbeddedRedis {
     };
   }
 
+  /**
+   * E.g. {@code embedded Valkey 8.0.1 redis://127.0.0.1:41234 (AOF in /srv/data;
+   * /usr/bin/valkey-server: installed valkey-server on PATH, preferred to ...)}.
+   */
+  static String describe(RedisExecutable executable, RedisServer redis, Path dataDir) {
+    return "embedded "
+        + executable.product()
+        + " "
+        + executable.version()
+        + " "
+        + redis.uri()
+        + " (AOF in "
+        + dataDir.toAbsolutePath()
+        + "; "
+        + executable.path()
+        + ": "
+        + executable.reason()
+        + ")";
+  }
+
   /** Starts it; returns once it answers. */
   static RedisServer start(ServerConfig config, RedisExecutable executable) {
-    log.info("Embedded Redis: {}, {}", executable.describe(), executable.reason());
     RedisServer redis =
         RedisServer.builder()
             .binary(executable.path())

@@ -74,15 +74,7 @@ public final class HourglassServer implements AutoCloseable {
     String redisUri = embedded != null ? embedded.uri() : config.redisUri().get();
     this.redisDescription =
         embedded != null
-            ? "embedded "
-                + executable.product()
-                + " "
-                + executable.version()
-                + " "
-                + embedded.uri()
-                + " (AOF in "
-                + config.dataDir().toAbsolutePath()
-                + ")"
+            ? EmbeddedRedis.describe(executable, embedded, config.dataDir())
             : redacted(redisUri);
     try {
       Metrics metrics = new Metrics();
