@@ -284,12 +284,14 @@ public final class HourglassBuilder {
   }
 
   /**
-   * Validates, connects, checks the layout version.
+   * Validates, connects, checks the Redis version and the layout version.
    *
    * @return the connected client; close it at the end
    * @throws InvalidArgumentException naming a bad setting
    * @throws NullPointerException when the clock or the script listener is null
    * @throws RedisUnavailableException when Redis cannot be reached
+   * @throws RedisVersionException when Redis (or a node of a Redis Cluster) is older than {@value
+   *     RedisVersionException#MINIMUM}, the oldest Hourglass supports
    * @throws LayoutVersionException when the prefix holds data of another layout version
    */
   public Hourglass build() {

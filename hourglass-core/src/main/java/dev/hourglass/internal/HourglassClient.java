@@ -11,6 +11,7 @@ import dev.hourglass.internal.store.Failures;
 import dev.hourglass.internal.store.Keys;
 import dev.hourglass.internal.store.RedisConnector;
 import dev.hourglass.internal.store.ServerClock;
+import dev.hourglass.internal.store.ServerVersions;
 import dev.hourglass.internal.store.Store;
 import dev.hourglass.spi.PayloadCodec;
 import java.util.List;
@@ -90,12 +91,16 @@ final class HourglassClient implements Hourglass {
             redis.commandTimeout());
   }
 
-  /** Connects and checks (or writes, on an empty Redis) the layout version. */
+  /**
+   * Connects, refuses a Redis older than the oldest supported, and checks (or writes, on an empty
+   * Redis) the layout version.
+   */
   static Hourglass connect(Config config) {
     RedisConnector redis =
         new RedisConnector(config.redisUri(), config.commandTimeout(), config.connectTimeout());
     HourglassClient client = null;
     try {
+      ServerVersions.check(redis);
       client = new HourglassClient(config, redis);
       client.store.registry().checkLayout();
       client.promoters.start();

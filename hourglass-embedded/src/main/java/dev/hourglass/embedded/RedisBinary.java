@@ -33,6 +33,7 @@ final class RedisBinary {
   private static final String CACHE_DIR_NAME = "hourglass-redis";
 
   private static Path cached;
+  private static Path cachedJarBinary;
 
   private RedisBinary() {}
 
@@ -49,6 +50,20 @@ final class RedisBinary {
     return cached;
   }
 
+  /**
+   * Returns the path of the binary bundled in the embedded-redis jar, whatever {@value
+   * #OVERRIDE_PROPERTY} says.
+   *
+   * @return the extracted binary's path
+   * @throws RedisServerException if the platform has no binary or it cannot be extracted
+   */
+  static synchronized Path jarBinary() {
+    if (cachedJarBinary == null) {
+      cachedJarBinary = extractFromJar();
+    }
+    return cachedJarBinary;
+  }
+
   private static Path locate() {
     String override = System.getProperty(OVERRIDE_PROPERTY);
     if (override != null && !override.isBlank()) {
@@ -59,6 +74,10 @@ final class RedisBinary {
       }
       return path;
     }
+    return jarBinary();
+  }
+
+  private static Path extractFromJar() {
     String resource = resourceName();
     URL url = RedisBinary.class.getResource("/" + resource);
     if (url == null) {

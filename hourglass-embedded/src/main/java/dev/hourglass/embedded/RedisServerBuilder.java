@@ -32,6 +32,7 @@ public final class RedisServerBuilder {
   private String configFileText;
   private Duration startupTimeout = Duration.ofSeconds(10);
   private IntSupplier portChooser = FreePort::find;
+  private Path binary;
 
   RedisServerBuilder() {}
 
@@ -156,6 +157,18 @@ public final class RedisServerBuilder {
   }
 
   /**
+   * Runs {@code executable} instead of the default binary ({@link RedisExecutable#bundled()}): a
+   * {@code redis-server} or {@code valkey-server}, such as {@link RedisExecutable#preferred()}'s.
+   *
+   * @param executable the server executable
+   * @return this builder
+   */
+  public RedisServerBuilder binary(Path executable) {
+    this.binary = Objects.requireNonNull(executable, "executable");
+    return this;
+  }
+
+  /**
    * Creates the server, not started, and its data directory.
    *
    * @return the server
@@ -187,7 +200,8 @@ public final class RedisServerBuilder {
         configFileName,
         portChooser,
         startupTimeout,
-        port);
+        port,
+        binary);
   }
 
   private void writeConfigFile(Path dir) throws IOException {

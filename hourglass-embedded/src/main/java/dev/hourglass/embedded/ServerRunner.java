@@ -48,9 +48,11 @@ final class ServerRunner {
    * choosing another one when the port was taken between probing and binding.
    *
    * @throws RedisServerException if the server does not start (on a given port: also if it is
-   *     taken), or no chosen port was free in 5 attempts
+   *     taken), or no chosen port was free in 5 attempts, or the binary cannot read the AOF in the
+   *     data directory ({@link ServerSettings#checkAofReadable()})
    */
   Started start(int port) {
+    settings.checkAofReadable();
     if (port != 0) {
       return new Started(launch(port), port);
     }

@@ -1,5 +1,6 @@
 package dev.hourglass.embedded;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,6 +21,7 @@ import java.util.function.IntSupplier;
  * @param portChooser picks a port for the first start when none is fixed
  * @param startupTimeout how long a start waits for {@code PING}
  * @param fixedPort the port from the builder, or 0 to choose one on the first start
+ * @param binary the executable to run, or null for the default ({@link RedisBinary#path()})
  */
 record ServerSettings(
     boolean persistent,
@@ -30,13 +32,17 @@ record ServerSettings(
     String configFile,
     IntSupplier portChooser,
     Duration startupTimeout,
-    int fixedPort) {
+    int fixedPort,
+    Path binary) {
 
   /** Name of the server's log file inside the data directory. */
   static final String LOG_FILE = "redis.log";
 
   /** Name of the file inside the data directory that captures standard output and error. */
   static final String OUTPUT_FILE = "redis.out";
+
+  /** The directory of the multi-part AOF that Redis 7.0 and later (and Valkey) write. */
+  static final String AOF_DIRECTORY = "appendonlydir";
 
   ServerSettings {
     extraArgs = List.copyOf(extraArgs);
@@ -59,11 +65,42 @@ record ServerSettings(
     return dataDir.resolve(OUTPUT_FILE);
   }
 
+  /** The executable this server runs. */
+  Path executable() {
+    return binary != null ? binary : RedisBinary.path();
+  }
+
+  /**
+   * Refuses to run a Redis older than 7.0 on an AOF that Redis 7.0 or later (or Valkey) wrote in
+   * the data directory: it reads only a single {@code appendonly.aof}, so it would start empty,
+   * silently, over data it cannot see (a server that once ran on Valkey, then on the bundled Redis
+   * 6.2). Redis 7.0 and later read the older single file and move it into {@value #AOF_DIRECTORY}.
+   *
+   * @throws RedisServerException if the binary cannot read the data directory's AOF
+   */
+  void checkAofReadable() {
+    if (!persistent || !Files.isDirectory(dataDir.resolve(AOF_DIRECTORY))) {
+      return;
+    }
+    RedisExecutable executable = RedisExecutable.of(executable(), "checked against the AOF");
+    if (executable.major() < 7) {
+      throw new RedisServerException(
+          "The AOF in "
+              + dataDir.toAbsolutePath().resolve(AOF_DIRECTORY)
+              + " was written by Redis 7.0 or later (or Valkey); "
+              + executable.describe()
+              + " cannot read it and would start empty. Run a Redis 7.0 or later or a Valkey on"
+              + " this directory (-D"
+              + RedisBinary.OVERRIDE_PROPERTY
+              + "=/path/to/server, or the server's --embedded-redis)");
+    }
+  }
+
   /** The command that runs the server on {@code port}. */
   List<String> commandLine(int port) {
     Path dir = dataDir.toAbsolutePath();
     List<String> command = new ArrayList<>(launcher);
-    command.add(RedisBinary.path().toString());
+    command.add(executable().toString());
     if (configFile != null) {
       // redis-server only reads a config file given as the first argument.
       command.add(dir.resolve(configFile).toString());

@@ -18,7 +18,10 @@
  * the JVM has exited, which loses nothing acknowledged with {@code appendfsync always}.
  *
  * <p>The binary can be replaced by setting the system property {@code hourglass.redis.server} to
- * the path of a {@code redis-server} executable (useful on platforms the jar has no Linux binary
- * for).
+ * the path of a {@code redis-server} (or {@code valkey-server}) executable (useful on platforms the
+ * jar has no Linux binary for, and to run the tests on another Redis), and per server by {@link
+ * dev.hourglass.embedded.RedisServerBuilder#binary}. {@link
+ * dev.hourglass.embedded.RedisExecutable#preferred()} is the server's embedded default: an
+ * installed Valkey 8 or later before the bundled Redis 6.2.
  */
 package dev.hourglass.embedded;

@@ -1,10 +1,12 @@
 package dev.hourglass.embedded;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 class RedisServerPauseTest {
@@ -20,7 +22,8 @@ class RedisServerPauseTest {
     try (RedisServer redis = RedisServer.create()) {
       redis.start();
       redis.pause();
-      assertThat(state(redis.pid())).isEqualTo('T');
+      // kill -STOP returns once the signal is sent; the kernel stops the process when it next runs.
+      await().atMost(Duration.ofSeconds(10)).until(() -> state(redis.pid()) == 'T');
       redis.resume();
       assertThat(state(redis.pid())).isNotEqualTo('T');
       assertThat(redis.command("PING")).isEqualTo("PONG");

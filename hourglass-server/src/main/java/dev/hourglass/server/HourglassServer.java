@@ -3,6 +3,7 @@ package dev.hourglass.server;
 import dev.hourglass.Hourglass;
 import dev.hourglass.archive.Archive;
 import dev.hourglass.archive.ArchiveSettings;
+import dev.hourglass.embedded.RedisExecutable;
 import dev.hourglass.embedded.RedisServer;
 import dev.hourglass.server.auth.Auth;
 import dev.hourglass.server.config.ArchiveConfig;
@@ -22,7 +23,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -41,7 +41,6 @@ import org.slf4j.LoggerFactory;
 public final class HourglassServer implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(HourglassServer.class);
   private static final String STARTED_NANOS = "hourglass.started";
-  private static final Duration EMBEDDED_STARTUP_TIMEOUT = Duration.ofMinutes(2);
   private static final int RESPONSE_COPY_BUFFER_BYTES = 4096;
 
   private final ServerConfig config;
@@ -60,8 +59,14 @@ public final class HourglassServer implements AutoCloseable {
   private HourglassServer(ServerConfig config) {
     this.config = config;
     this.dataDirLock = config.redisUri().isEmpty() ? lockDataDir(config) : null;
+    RedisExecutable executable = null;
     try {
-      this.embedded = dataDirLock != null ? startEmbedded(config) : null;
+      if (dataDirLock != null) {
+        executable = EmbeddedRedis.executable(config.embeddedRedis());
+        this.embedded = EmbeddedRedis.start(config, executable);
+      } else {
+        this.embedded = null;
+      }
     } catch (RuntimeException e) {
       dataDirLock.close();
       throw e;
@@ -69,7 +74,7 @@ public final class HourglassServer implements AutoCloseable {
     String redisUri = embedded != null ? embedded.uri() : config.redisUri().get();
     this.redisDescription =
         embedded != null
-            ? "embedded " + embedded.uri() + " (AOF in " + config.dataDir().toAbsolutePath() + ")"
+            ? EmbeddedRedis.describe(executable, embedded, config.dataDir())
             : redacted(redisUri);
     try {
       Metrics metrics = new Metrics();
@@ -193,17 +198,6 @@ public final class HourglassServer implements AutoCloseable {
           "cannot create the data directory " + config.dataDir().toAbsolutePath(), e);
     }
     return DataDirLock.acquire(config.dataDir());
-  }
-
-  private static RedisServer startEmbedded(ServerConfig config) {
-    RedisServer redis =
-        RedisServer.builder()
-            .persistent()
-            .dataDir(config.dataDir())
-            .startupTimeout(EMBEDDED_STARTUP_TIMEOUT)
-            .build();
-    redis.start();
-    return redis;
   }
 
   private static void timeRequest(Metrics metrics, Context ctx) {

@@ -1,5 +1,6 @@
 package dev.hourglass.server;
 
+import dev.hourglass.RedisVersionException;
 import dev.hourglass.server.config.ConfigException;
 import dev.hourglass.server.config.ConfigLoader;
 import dev.hourglass.server.config.ServerConfig;
@@ -90,7 +91,7 @@ public final class ServerCommand implements Callable<Integer> {
     HourglassServer server;
     try {
       server = HourglassServer.start(config);
-    } catch (DataDirLock.DataDirLockedException e) {
+    } catch (DataDirLock.DataDirLockedException | RedisVersionException e) {
       log.error("Hourglass could not start: {}", e.getMessage());
       spec.commandLine().getErr().println("hourglass server: could not start: " + e.getMessage());
       return 1;

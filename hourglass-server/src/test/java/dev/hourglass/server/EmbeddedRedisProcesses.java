@@ -11,13 +11,15 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.awaitility.core.ConditionTimeoutException;
 
 /**
- * Finds the live redis-server processes that keep their data in one directory (Linux only). Redis
- * rewrites its command line to {@code redis-server 127.0.0.1:port}, so the data directory is not in
- * it; it is the process's working directory ({@code --dir} makes Redis chdir there), and every line
- * of the directory's {@code redis.log} starts with the pid that wrote it. Both are checked.
+ * Finds the live redis-server (or valkey-server) processes that keep their data in one directory
+ * (Linux only). Redis rewrites its command line to {@code redis-server 127.0.0.1:port}, so the data
+ * directory is not in it; it is the process's working directory ({@code --dir} makes Redis chdir
+ * there), and every line of the directory's {@code redis.log} starts with the pid that wrote it.
+ * Both are checked.
  */
 final class EmbeddedRedisProcesses {
   private static final Pattern LOG_PID = Pattern.compile("(?m)^(\\d+):[CMSX] ");
@@ -77,10 +79,15 @@ final class EmbeddedRedisProcesses {
     return pids;
   }
 
+  /**
+   * A redis-server, or a valkey-server (what --embedded-redis auto runs where it is installed).
+   * Debian's are links to redis-check-rdb and valkey-check-rdb, the names the kernel reports.
+   */
   private static boolean isRedis(ProcessHandle p) {
     ProcessHandle.Info info = p.info();
-    return info.command().orElse("").contains("redis-server")
-        || info.commandLine().orElse("").contains("redis-server");
+    String names = info.command().orElse("") + " " + info.commandLine().orElse("");
+    return Stream.of("redis-server", "valkey-server", "redis-check-rdb", "valkey-check-rdb")
+        .anyMatch(names::contains);
   }
 
   private static boolean mentions(ProcessHandle p, Path dir) {

@@ -6,6 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.hourglass.Backoff;
 import dev.hourglass.Hourglass;
 import dev.hourglass.QueueSettings;
+import dev.hourglass.RedisVersionException;
+import dev.hourglass.embedded.RedisServer;
+import dev.hourglass.testing.OldRedis;
 import dev.hourglass.testing.RedisExtension;
 import java.io.IOException;
 import java.io.InputStream;
@@ -95,6 +98,20 @@ class HourglassPropertiesTest {
         .hasStackTraceContaining("'soon' is not a duration");
     assertThatThrownBy(() -> run("hourglass.redis-uri=" + redis.uri(), "hourglass.prefix=a b"))
         .hasStackTraceContaining("hourglass.prefix");
+  }
+
+  @Test
+  void aRedisOlderThan62FailsStartupNamingBothVersions() {
+    try (RedisServer old = RedisServer.builder().binary(OldRedis.binary()).build()) {
+      old.start();
+
+      assertThatThrownBy(() -> run("hourglass.redis-uri=" + old.uri()))
+          .hasRootCauseInstanceOf(RedisVersionException.class)
+          .hasStackTraceContaining(
+              "Redis 6.0.5 at 127.0.0.1:"
+                  + old.port()
+                  + " is older than 6.2, the oldest Hourglass supports");
+    }
   }
 
   @Test

@@ -9,11 +9,15 @@ import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.api.async.RedisAdvancedClusterAsyncCommands;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -28,6 +32,12 @@ interface Endpoint {
 
   /** A call failed for want of Redis (see {@link RedisConnector#failed}). */
   void unavailable();
+
+  /**
+   * {@code INFO server} of every server behind this endpoint, by address ({@code host:port}), read
+   * on {@code connection}, one of this endpoint's.
+   */
+  CompletableFuture<Map<String, String>> serverInfo(RedisConnection connection);
 
   /**
    * The options both kinds of client share: no auto-reconnect (see {@link RedisConnector}), a PING
@@ -75,6 +85,19 @@ interface Endpoint {
     @Override
     public void unavailable() {
       // a lost connection is replaced on the next call (RedisConnector), nothing is cached
+    }
+
+    @Override
+    public CompletableFuture<Map<String, String>> serverInfo(RedisConnection connection) {
+      String address =
+          uri.getHost() != null
+              ? uri.getHost() + ":" + uri.getPort()
+              : "the master '" + uri.getSentinelMasterId() + "' of " + uri.getSentinels();
+      return connection
+          .async()
+          .info("server")
+          .toCompletableFuture()
+          .thenApply(info -> Map.of(address, info));
     }
   }
 
@@ -130,6 +153,25 @@ interface Endpoint {
         // Failures of the refresh itself are the next call's business: it fails and asks again.
         client.refreshPartitionsAsync().exceptionally(t -> null);
       }
+    }
+
+    @Override
+    public CompletableFuture<Map<String, String>> serverInfo(RedisConnection connection) {
+      @SuppressWarnings("unchecked")
+      var cluster = (RedisAdvancedClusterAsyncCommands<byte[], byte[]>) connection.async();
+      var each = cluster.all().commands().info("server");
+      return each.toCompletableFuture()
+          .thenApply(
+              infos -> {
+                Map<String, String> byAddress = new TreeMap<>();
+                each.asMap()
+                    .forEach(
+                        (node, info) ->
+                            byAddress.put(
+                                node.getUri().getHost() + ":" + node.getUri().getPort(),
+                                info.join()));
+                return byAddress;
+              });
     }
   }
 }

@@ -10,6 +10,8 @@ import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * Owns the Lettuce client and its two shared connections (one for the consumers' path, see {@link
@@ -207,6 +209,11 @@ public final class RedisConnector implements AutoCloseable {
     } catch (RuntimeException e) {
       throw Failures.translate(e);
     }
+  }
+
+  /** {@code INFO server} of every server the client talks to, by address (see {@link Endpoint}). */
+  public CompletableFuture<Map<String, String>> serverInfo() {
+    return endpoint.serverInfo(connection());
   }
 
   public Duration commandTimeout() {

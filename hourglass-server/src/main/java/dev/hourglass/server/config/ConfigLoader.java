@@ -97,6 +97,7 @@ public final class ConfigLoader {
         (int) number(Setting.PORT, values, 0, 65535),
         redis,
         Path.of(values.get(Setting.DATA_DIR)),
+        embeddedRedis(values.get(Setting.EMBEDDED_REDIS)),
         values.get(Setting.PREFIX),
         (int) number(Setting.MAX_PAYLOAD_BYTES, values, 1, 64L * 1024 * 1024),
         (int) number(Setting.COMPRESS_ABOVE, values, 0, QueueSettings.MAX_COMPRESS_ABOVE),
@@ -108,6 +109,22 @@ public final class ConfigLoader {
         oneOf(Setting.LOG_FORMAT, values, "auto", "json", "text"),
         oneOf(Setting.LOG_LEVEL, values, "error", "warn", "info", "debug"),
         ArchiveConfig.of(values));
+  }
+
+  /** {@code auto}, {@code bundled} or the path of an executable. */
+  private static String embeddedRedis(String value) {
+    if (value.equals("auto") || value.equals("bundled")) {
+      return value;
+    }
+    Path path = Path.of(value);
+    if (!Files.isExecutable(path) || Files.isDirectory(path)) {
+      throw new ConfigException(
+          Setting.EMBEDDED_REDIS.names()
+              + " is '"
+              + value
+              + "': give auto, bundled or the path of a redis-server or valkey-server executable");
+    }
+    return value;
   }
 
   private static JsonNode readYaml(Path file) {

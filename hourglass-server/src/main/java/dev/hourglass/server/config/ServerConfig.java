@@ -11,6 +11,7 @@ import java.util.Optional;
  * ConfigLoader} for where it comes from).
  *
  * @param redisUri the external Redis; empty to run the embedded one in {@code dataDir}
+ * @param embeddedRedis the embedded Redis's executable: {@code auto}, {@code bundled} or a path
  * @param archive the archive database; empty for none
  */
 public record ServerConfig(
@@ -18,6 +19,7 @@ public record ServerConfig(
     int port,
     Optional<String> redisUri,
     Path dataDir,
+    String embeddedRedis,
     String prefix,
     int maxPayloadBytes,
     int compressAbove,
@@ -31,7 +33,8 @@ public record ServerConfig(
     Optional<ArchiveConfig> archive) {
 
   /**
-   * Loopback defaults with an embedded Redis in {@code dataDir} on a given port; for tests.
+   * Loopback defaults with an embedded Redis in {@code dataDir} on a given port; for tests, which
+   * run the bundled binary (or {@code -Dhourglass.redis.server}'s), whatever is installed.
    *
    * @param dataDir the embedded Redis's data directory
    * @param port the HTTP port, 0 for a free one
@@ -40,7 +43,12 @@ public record ServerConfig(
   public static ServerConfig embedded(Path dataDir, int port) {
     return ConfigLoader.load(
         java.util.Map.of(
-            Setting.DATA_DIR.key(), dataDir.toString(), Setting.PORT.key(), Integer.toString(port)),
+            Setting.DATA_DIR.key(),
+            dataDir.toString(),
+            Setting.PORT.key(),
+            Integer.toString(port),
+            Setting.EMBEDDED_REDIS.key(),
+            "bundled"),
         java.util.Map.of(),
         null);
   }
@@ -57,6 +65,7 @@ public record ServerConfig(
         port,
         redisUri,
         dataDir,
+        embeddedRedis,
         prefix,
         maxPayloadBytes,
         compressAbove,
@@ -83,6 +92,7 @@ public record ServerConfig(
         port,
         redis,
         dataDir,
+        embeddedRedis,
         prefix,
         maxPayloadBytes,
         compressAbove,

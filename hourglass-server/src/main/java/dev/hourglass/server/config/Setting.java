@@ -21,6 +21,13 @@ public enum Setting {
           + " Unset: start an embedded Redis with its data in --data-dir."),
   /** The embedded Redis's data directory. */
   DATA_DIR("data-dir", "./data", "Directory of the embedded Redis's data (AOF)."),
+  /** The embedded Redis's executable: auto, bundled or a path. */
+  EMBEDDED_REDIS(
+      "embedded-redis",
+      "auto",
+      "The embedded Redis's executable: auto (an installed valkey-server 8 or later on PATH,"
+          + " else the Redis 6.2 bundled in the jar), bundled, or the path of a redis-server or"
+          + " valkey-server. The JVM property hourglass.redis.server overrides auto and bundled."),
   /** The prefix of every Redis key. */
   PREFIX("prefix", "hg", "Prefix of every Redis key."),
   /** The largest job payload accepted. */

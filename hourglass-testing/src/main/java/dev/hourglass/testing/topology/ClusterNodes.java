@@ -1,6 +1,8 @@
 package dev.hourglass.testing.topology;
 
 import dev.hourglass.embedded.RedisServer;
+import dev.hourglass.embedded.RedisServerBuilder;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,14 +18,18 @@ final class ClusterNodes {
   private ClusterNodes() {}
 
   /** A node, not started, on a port whose cluster bus port is free too. */
-  static RedisServer newNode(Duration nodeTimeout) {
-    return RedisServer.builder()
-        .args(
-            "--cluster-enabled", "yes",
-            "--cluster-config-file", "nodes.conf",
-            "--cluster-node-timeout", Long.toString(nodeTimeout.toMillis()))
-        .portChooser(ClusterPorts::find)
-        .build();
+  static RedisServer newNode(Duration nodeTimeout, Path binary) {
+    RedisServerBuilder builder =
+        RedisServer.builder()
+            .args(
+                "--cluster-enabled", "yes",
+                "--cluster-config-file", "nodes.conf",
+                "--cluster-node-timeout", Long.toString(nodeTimeout.toMillis()))
+            .portChooser(ClusterPorts::find);
+    if (binary != null) {
+      builder.binary(binary);
+    }
+    return builder.build();
   }
 
   /**

@@ -1,5 +1,6 @@
 package dev.hourglass.testing.topology;
 
+import java.nio.file.Path;
 import java.time.Duration;
 
 /**
@@ -9,6 +10,7 @@ import java.time.Duration;
 public final class RedisClusterBuilder {
   private int replicasPerMaster;
   private Duration nodeTimeout = Duration.ofSeconds(5);
+  private Path binary;
 
   RedisClusterBuilder() {}
 
@@ -42,11 +44,23 @@ public final class RedisClusterBuilder {
   }
 
   /**
+   * Runs every node from {@code executable} instead of the default binary (see {@link
+   * dev.hourglass.embedded.RedisServerBuilder#binary}).
+   *
+   * @param executable a {@code redis-server} or {@code valkey-server}
+   * @return this builder
+   */
+  public RedisClusterBuilder binary(Path executable) {
+    this.binary = java.util.Objects.requireNonNull(executable, "executable");
+    return this;
+  }
+
+  /**
    * Creates the cluster, not started.
    *
    * @return the cluster
    */
   public RedisCluster build() {
-    return new RedisCluster(replicasPerMaster, nodeTimeout);
+    return new RedisCluster(replicasPerMaster, nodeTimeout, binary);
   }
 }
