@@ -13,6 +13,8 @@ export interface RetryOptions {
   minDelayMs?: number;
   /** Default 2000: with the defaults a request gives up after about 10 s of failures. */
   maxDelayMs?: number;
+  /** Called before each retry with the failure, the retry's number (1 for the first) and the delay before it. */
+  onRetry?: (error: HourglassError, retry: number, delayMs: number) => void;
 }
 
 export interface TransportOptions {
@@ -50,6 +52,7 @@ export class Transport {
   private readonly retries: number;
   private readonly minDelayMs: number;
   private readonly maxDelayMs: number;
+  private readonly onRetry: RetryOptions["onRetry"];
 
   constructor(options: TransportOptions) {
     const url = new URL(options.url);
@@ -71,6 +74,7 @@ export class Transport {
     this.retries = options.retry?.retries ?? 8;
     this.minDelayMs = positive("retry.minDelayMs", options.retry?.minDelayMs ?? 100);
     this.maxDelayMs = positive("retry.maxDelayMs", options.retry?.maxDelayMs ?? 2000);
+    this.onRetry = options.retry?.onRetry;
     if (!Number.isInteger(this.retries) || this.retries < 0) {
       throw new TypeError(`retry.retries: must be an integer >= 0, was ${this.retries}`);
     }
@@ -86,7 +90,9 @@ export class Transport {
         if (attempt >= this.retries || !retried(error) || options.signal?.aborted) {
           throw error;
         }
-        await sleep(this.delay(attempt, error), options.signal);
+        const delayMs = this.delay(attempt, error);
+        this.onRetry?.(error, attempt + 1, delayMs);
+        await sleep(delayMs, options.signal);
       }
     }
   }
@@ -160,7 +166,7 @@ function decode(response: http.IncomingMessage, text: string): unknown {
   throw errorFromAnswer(status, text, Array.isArray(retryAfter) ? retryAfter[0] : retryAfter);
 }
 
-function retried(error: unknown): boolean {
+function retried(error: unknown): error is HourglassError {
   if (error instanceof ConnectionError) {
     return RETRIED_CODES.has((error.cause as NodeJS.ErrnoException).code ?? "");
   }

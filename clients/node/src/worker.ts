@@ -17,7 +17,10 @@ export type Handler<P> = (job: Delivery<P>) => unknown;
 export interface WorkerOptions {
   /** Handlers running at once; default 10. */
   concurrency?: number;
-  /** Most jobs held beyond the running ones, waiting for a handler; default 100 (0: claim only for free handlers). */
+  /**
+   * Most jobs held beyond the running ones, waiting for a handler; default 1000. The worker holds at most as many as
+   * its handlers finished in the last quarter of the lease (at most 1 s); 0: it claims only for free handlers.
+   */
   prefetch?: number;
   /** Claims in flight at once (each a long poll when nothing is due); default 2, so one is always at the server. */
   pollers?: number;
@@ -60,7 +63,7 @@ export class Worker<P = unknown> {
     options: WorkerOptions = {},
   ) {
     this.concurrency = integer("concurrency", options.concurrency ?? 10, 1, 10_000);
-    this.prefetch = integer("prefetch", options.prefetch ?? 100, 0, 10_000);
+    this.prefetch = integer("prefetch", options.prefetch ?? 1000, 0, 10_000);
     this.waitMs = integer("waitMs", options.waitMs ?? 10_000, 1, 30_000);
     this.visibilityMs = integer("visibilityMs", options.visibilityMs ?? 30_000, 100, 2 ** 32 - 1);
     this.onError = options.onError ?? ((error) => console.error(`hourglass worker on queue ${queue.name}:`, error));

@@ -3,7 +3,7 @@
 // (--port 0) unless told one and says where it listens in its log; readiness is then awaited on /health/ready.
 
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -20,6 +20,8 @@ export interface ServerOptions {
 
 export interface RunningServer {
   url: string;
+  /** The server's process (the launcher execs java). */
+  pid: number;
   port: number;
   dataDir: string;
   /** SIGTERM, then waits for the process to end; removes a data directory it made when `removeData`. */
@@ -66,6 +68,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   return {
     url,
     port: Number(new URL(url).port),
+    pid: child.pid as number,
     dataDir,
     async stop(removeData = ownData) {
       child.kill("SIGTERM");
@@ -120,4 +123,26 @@ function status(url: string): Promise<number> {
     req.on("error", () => resolve(0));
     req.end();
   });
+}
+
+/** The pid of the embedded Redis a server started: its child process named redis-server*. */
+export function embeddedRedisPid(server: RunningServer): number {
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) {
+      continue;
+    }
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+    } catch {
+      continue; // the process ended meanwhile
+    }
+    // "pid (comm) state ppid ...": comm may hold spaces, so read around its parentheses
+    const comm = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+    const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+    if (ppid === server.pid && comm.startsWith("redis-server")) {
+      return Number(entry);
+    }
+  }
+  throw new Error(`no redis-server child of the server (pid ${server.pid})`);
 }
