@@ -16,7 +16,7 @@ interface Options {
   jobs: number;
   minDelayMs: number;
   maxDelayMs: number;
-  url: string | undefined;
+  url?: string;
   /** Jobs of a round run before the measured one, all due at once. */
   warmupJobs: number;
   /** Worker options other than the defaults (--concurrency, --pollers), for comparisons. */
@@ -129,7 +129,7 @@ function result(r: Run, options: Options): string {
 }
 
 function parse(args: string[]): Options {
-  const options: Options = { jobs: 10_000, minDelayMs: 1000, maxDelayMs: 5000, url: undefined, warmupJobs: 10_000, worker: {} };
+  const options: Options = { jobs: 10_000, minDelayMs: 1000, maxDelayMs: 5000, warmupJobs: 10_000, worker: {} };
   const numbers = ["--jobs", "--min-delay-ms", "--max-delay-ms", "--warmup-jobs", "--concurrency", "--pollers"];
   for (let i = 0; i < args.length; i += 2) {
     const [flag, value] = [args[i], args[i + 1]];

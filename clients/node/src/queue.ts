@@ -26,7 +26,9 @@ import type {
 export type EnqueueResult = (Enqueued & { error?: undefined }) | { error: HourglassError };
 
 /** One ack's result in a batch ack. */
-export type AckResult = { id: string | null; acked: true; error?: undefined } | { id: string | null; error: HourglassError };
+export type AckResult =
+  | { id: string | null; acked: true; error?: undefined }
+  | { id: string | null; error: HourglassError };
 
 /** A new due time: in `delayMs`, or at `runAt` (epoch ms). */
 export type When = { delayMs: number; runAt?: undefined } | { runAt: number; delayMs?: undefined };

@@ -9,7 +9,7 @@ import { ConnectionError, errorFromAnswer, HourglassError, RateLimitedError, Tim
 export interface RetryOptions {
   /** Retries after the first attempt; 0 turns retrying off. Default 8. */
   retries?: number;
-  /** The first retry's delay; each next one doubles, up to `maxDelayMs`, each jittered down by up to half. Default 100. */
+  /** The first retry's delay (default 100); each next one doubles up to `maxDelayMs`, each jittered down by half. */
   minDelayMs?: number;
   /** Default 2000: with the defaults a request gives up after about 10 s of failures. */
   maxDelayMs?: number;
@@ -38,7 +38,7 @@ export interface RequestOptions {
 /** Socket errors after which the request is sent again: the server was down, restarting, or dropped the connection. */
 const RETRIED_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ECONNABORTED", "ENOTCONN", "EAI_AGAIN"]);
 
-/** Kept below the server's idle timeout (Jetty's 30 s), so that the client, not the server, closes an idle connection. */
+/** Below the server's idle timeout (Jetty's 30 s): the client, not the server, closes an idle connection. */
 const IDLE_SOCKET_MS = 15_000;
 
 export class Transport {

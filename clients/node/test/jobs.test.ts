@@ -103,7 +103,7 @@ test("a second live job with the same id is a DuplicateIdError", async () => {
   });
 });
 
-test("cancel removes a waiting job; a leased one is a JobInflightError; an unknown one a JobNotFoundError", async () => {
+test("cancel removes a waiting job; leased is a JobInflightError, unknown a JobNotFoundError", async () => {
   const queue = hourglass.queue(queueName("jobs-cancel"));
   await queue.enqueue({ id: "later", payload: 1, delayMs: 60_000 });
   await queue.cancel("later");

@@ -31,7 +31,8 @@ test("package.json points at files that exist: both entries and their declaratio
   const dir = join(repoRoot(), "clients", "node");
   const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
   const entries = manifest.exports["."];
-  const paths = [manifest.main, manifest.types, ...["import", "require"].flatMap((kind) => Object.values(entries[kind]))];
+  const conditions = ["import", "require"].flatMap((kind) => Object.values(entries[kind]));
+  const paths = [manifest.main, manifest.types, ...conditions];
   for (const path of paths as string[]) {
     assert.ok(existsSync(join(dir, path)), path);
   }

@@ -13,7 +13,13 @@ test("put creates a queue with settings, info returns them, and a later put chan
   await assert.rejects(queue.info(), QueueNotFoundError);
   const created = await queue.put({
     partitions: 2,
-    defaults: { maxAttempts: 9, visibilityMs: 45_000, ttlMs: 600_000, priority: 3, backoff: { type: "fixed", delayMs: 10 } },
+    defaults: {
+      maxAttempts: 9,
+      visibilityMs: 45_000,
+      ttlMs: 600_000,
+      priority: 3,
+      backoff: { type: "fixed", delayMs: 10 },
+    },
     limits: { rate: { max: 100, periodMs: 1000 }, concurrency: 10 },
     compressAbove: 0,
   });

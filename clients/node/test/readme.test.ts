@@ -22,7 +22,8 @@ test("the README's quick start compiles and runs as printed", async () => {
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, "quickstart.ts"), source.replace(PRINTED_URL, JSON.stringify(serverUrl())));
   const tsc = join(packageDir, "node_modules", "typescript", "bin", "tsc");
-  const flags = ["--strict", "--target", "es2022", "--module", "nodenext", "--types", "node", "--rootDir", dir, "--outDir", dir];
+  const flags = ["--strict", "--target", "es2022", "--module", "nodenext", "--types", "node"];
+  flags.push("--rootDir", dir, "--outDir", dir);
   execFileSync(process.execPath, [tsc, ...flags, join(dir, "quickstart.ts")], { stdio: "inherit" });
 
   const child = spawn(process.execPath, [join(dir, "quickstart.js")], { stdio: ["ignore", "pipe", "inherit"] });

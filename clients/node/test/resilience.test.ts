@@ -51,7 +51,7 @@ test("the token goes in the Authorization header; none or a wrong one is an Unau
   }
 });
 
-test("calls survive the server being killed and started again: a long poll in flight and a call made meanwhile", async () => {
+test("calls survive the server killed and started again: a long poll in flight, a call made meanwhile", async () => {
   const retries: HourglassError[] = [];
   const hourglass = patientClient(retries);
   const noRetries = new Hourglass({ url: server.url, token: TOKEN, retry: { retries: 0 } });
