@@ -22,7 +22,10 @@ export interface WorkerOptions {
    * its handlers finished in the last quarter of the lease (at most 1 s); 0: it claims only for free handlers.
    */
   prefetch?: number;
-  /** Claims in flight at once (each a long poll when nothing is due); default 2, so one is always at the server. */
+  /**
+   * Claims in flight at most (each a long poll when nothing is due); default 2, so that under load one is at the
+   * server while the other's answer travels. Each claims only what room the handlers and prefetch leave.
+   */
   pollers?: number;
   /** How long one claim waits for a job (a long poll), 1..30000; default 10000. */
   waitMs?: number;
