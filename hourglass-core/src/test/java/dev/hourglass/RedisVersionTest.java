@@ -51,4 +51,18 @@ class RedisVersionTest {
       }
     }
   }
+
+  @Test
+  void aClusterWithAReplicaDownStillConnects() {
+    try (RedisCluster cluster = RedisCluster.builder().replicasPerMaster(1).build()) {
+      cluster.start();
+      cluster.replicas().get(0).kill();
+
+      try (Hourglass hourglass = Hourglass.builder().redisUri(cluster.clusterUri()).build()) {
+        Queue<String> queue = hourglass.queue("replica-down", String.class);
+        queue.enqueue(queue.spec("x").id("one").build());
+        assertThat(queue.get("one")).isPresent();
+      }
+    }
+  }
 }

@@ -10,6 +10,7 @@ import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.async.RedisAdvancedClusterAsyncCommands;
+import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
@@ -18,7 +19,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Where {@link RedisConnector}'s connections go: one server (or Sentinel's master), or a cluster.
@@ -110,6 +114,7 @@ interface Endpoint {
    */
   final class Cluster implements Endpoint {
     static final int PERIODIC_REFRESH_SECONDS = 30;
+    private static final Logger log = LoggerFactory.getLogger(Cluster.class);
     private static final long REFRESH_AT_MOST_EVERY_NANOS = Duration.ofSeconds(1).toNanos();
 
     private final RedisClusterClient client;
@@ -155,23 +160,50 @@ interface Endpoint {
       }
     }
 
+    /**
+     * {@code INFO server} of every node of the slot map that is not marked failed or without an
+     * address. A node that does not answer is left out with a warning, so a cluster with a replica
+     * down still starts; only when no node answers does the future fail.
+     */
     @Override
     public CompletableFuture<Map<String, String>> serverInfo(RedisConnection connection) {
       @SuppressWarnings("unchecked")
       var cluster = (RedisAdvancedClusterAsyncCommands<byte[], byte[]>) connection.async();
-      var each = cluster.all().commands().info("server");
-      return each.toCompletableFuture()
+      var each = cluster.nodes(Cluster::reachable).commands().info("server");
+      Map<String, CompletableFuture<String>> byAddress = new TreeMap<>();
+      each.asMap()
+          .forEach(
+              (node, info) ->
+                  byAddress.put(
+                      node.getUri().getHost() + ":" + node.getUri().getPort(),
+                      info.toCompletableFuture()));
+      return CompletableFuture.allOf(
+              byAddress.values().stream()
+                  .map(f -> f.exceptionally(t -> null))
+                  .toArray(CompletableFuture[]::new))
           .thenApply(
-              infos -> {
-                Map<String, String> byAddress = new TreeMap<>();
-                each.asMap()
-                    .forEach(
-                        (node, info) ->
-                            byAddress.put(
-                                node.getUri().getHost() + ":" + node.getUri().getPort(),
-                                info.join()));
-                return byAddress;
+              done -> {
+                Map<String, String> answered = new TreeMap<>();
+                Throwable failure = null;
+                for (Map.Entry<String, CompletableFuture<String>> node : byAddress.entrySet()) {
+                  try {
+                    answered.put(node.getKey(), node.getValue().join());
+                  } catch (RuntimeException e) {
+                    failure = e.getCause() == null ? e : e.getCause();
+                    log.warn("Redis at {} did not answer INFO server; not checked", node.getKey());
+                  }
+                }
+                if (answered.isEmpty() && failure != null) {
+                  throw new CompletionException(failure);
+                }
+                return answered;
               });
+    }
+
+    private static boolean reachable(RedisClusterNode node) {
+      return !node.is(RedisClusterNode.NodeFlag.FAIL)
+          && !node.is(RedisClusterNode.NodeFlag.EVENTUAL_FAIL)
+          && !node.is(RedisClusterNode.NodeFlag.NOADDR);
     }
   }
 }
