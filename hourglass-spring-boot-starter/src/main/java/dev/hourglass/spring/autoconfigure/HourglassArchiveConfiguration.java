@@ -14,6 +14,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.boot.sql.init.dependency.DependsOnDatabaseInitialization;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -23,8 +24,10 @@ import org.springframework.context.annotation.Configuration;
  * fails startup, as it fails the server's) and closed when the context closes, after the listeners
  * and forwarders have stopped and before the client closes (the bean depends on it). Its database
  * is {@code hourglass.archive.jdbc-url}, else the application's {@link DataSource}, which the
- * archive then does not close. With {@link ArchiveMeters} (a {@code MeterRegistry}), they are its
- * listener.
+ * archive then does not close; it migrates that database only after the application's own
+ * initializers (Flyway, Liquibase, {@code spring.sql.init}) have run, so its tables never make them
+ * find a schema they did not expect. With {@link ArchiveMeters} (a {@code MeterRegistry}), they are
+ * its listener.
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnClass(name = OptionalModules.ARCHIVE)
@@ -34,6 +37,7 @@ class HourglassArchiveConfiguration {
 
   @Bean(destroyMethod = "close")
   @ConditionalOnMissingBean
+  @DependsOnDatabaseInitialization
   Archive hourglassArchive(
       Hourglass hourglass,
       HourglassProperties properties,
