@@ -68,10 +68,10 @@ class AckBatcher:
             return
         try:
             results = self._client.ack_batch(self._queue, batch)
-        except HourglassError as e:
+        except Exception as e:  # any failure, even an answer that is not the API's: this thread goes on
             self._count(0, len(batch), 1)
             log.warning("hourglass: %d acks on queue %s failed (the jobs come back when their leases end): %s",
-                        len(batch), self._queue, e)
+                        len(batch), self._queue, e, exc_info=not isinstance(e, HourglassError))
             return
         failed = [r for r in results if not r.acked]
         for r in failed:
@@ -151,9 +151,9 @@ class LeaseKeeper:
                         job_id, self._queue, e)
             self.release(job_id)
             return
-        except HourglassError as e:
+        except Exception as e:  # any other failure, even an answer that is not the API's: this thread goes on
             log.warning("hourglass: extending the lease of job %s on queue %s failed; trying again: %s",
-                        job_id, self._queue, e)
+                        job_id, self._queue, e, exc_info=not isinstance(e, HourglassError))
             sent -= lease_ms / 1000 * EXTEND_AT * 0.8  # try again after a tenth of the lease
         with self._cond:
             if job_id in self._held and self._held[job_id][0] == receipt:

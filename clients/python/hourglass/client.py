@@ -1,4 +1,6 @@
-"""The client: one object for every call of the Hourglass HTTP API (API.md 1.2)."""
+"""The client: one object for the calls of the Hourglass HTTP API (API.md 1.2), all but the archive's history
+(``GET .../history``, ``.../history/{id}``) and the operators' endpoints (``/metrics``, ``/openapi.json``, the
+dashboard)."""
 
 from typing import Callable, Optional
 

@@ -230,8 +230,12 @@ class Limits:
 
 @dataclass(frozen=True)
 class Queue:
-    """A queue as ``GET /v1/queues/{queue}`` (or the list, with fewer fields) returns it: its counts now, and
-    ``counters`` since its creation (enqueued, delivered, acked, retried, dead, expired, cancelled)."""
+    """A queue as ``GET /v1/queues/{queue}`` returns it: its counts now, ``counters`` since its creation
+    (enqueued, delivered, acked, retried, dead, expired, cancelled), and its settings: ``partitions``, the job
+    ``defaults`` (the API's object: maxAttempts, backoff, visibilityMs, ttlMs, priority), ``limits``, ``delivery``,
+    ``replica_acks`` and ``compress_above`` (``None``: the server's default), and ``held_back``, the ready jobs the
+    limits hold back now. The list (``GET /v1/queues``) carries only the name, counts and ``paused``: the other
+    fields are then empty or ``None``."""
 
     name: str
     delayed: int
@@ -243,6 +247,10 @@ class Queue:
     defaults: Dict[str, Any]
     limits: Optional[Limits]
     delivery: Optional[Dict[str, Any]]
+    partitions: Optional[int]
+    replica_acks: Optional[int]
+    compress_above: Optional[int]
+    held_back: Optional[int]
     raw: Dict[str, Any] = field(repr=False, compare=False)
 
     @staticmethod
@@ -258,13 +266,19 @@ class Queue:
             o.get("defaults", {}),
             Limits.from_json(o.get("limits")),
             o.get("delivery"),
+            o.get("partitions"),
+            o.get("replicaAcks"),
+            o.get("compressAbove"),
+            o.get("heldBack"),
             o,
         )
 
 
 @dataclass(frozen=True)
 class Schedule:
-    """A recurring job: ``cron`` (with ``time_zone``) or ``every`` (ms), and the next three occurrence times."""
+    """A recurring job: ``cron`` (with ``time_zone``) or ``every`` (ms), its ``payload``, ``start_at`` and
+    ``end_at`` (epoch ms, ``None`` when unbounded), the job options of its occurrences (``None``: the queue's
+    defaults) and the next three occurrence times."""
 
     id: str
     queue: str
@@ -274,6 +288,13 @@ class Schedule:
     payload: JSON
     paused: bool
     next_runs: List[int]
+    start_at: Optional[int]
+    end_at: Optional[int]
+    max_attempts: Optional[int]
+    backoff: Optional[Backoff]
+    visibility_ms: Optional[int]
+    ttl_ms: Optional[int]
+    priority: Optional[int]
     raw: Dict[str, Any] = field(repr=False, compare=False)
 
     @staticmethod
@@ -287,6 +308,13 @@ class Schedule:
             o.get("payload"),
             o.get("paused", False),
             o.get("nextRuns", []),
+            o.get("startAt"),
+            o.get("endAt"),
+            o.get("maxAttempts"),
+            Backoff.from_json(o.get("backoff")),
+            o.get("visibilityMs"),
+            o.get("ttlMs"),
+            o.get("priority"),
             o,
         )
 

@@ -48,8 +48,14 @@ class Worker:
     as soon as the one before it is answered. A handler that raises nacks the job with its error
     (``ExceptionType: message``) as the job's ``lastError``, so it is retried by its backoff or goes dead. While
     the worker holds a job (waiting or running) its lease is extended each time half of it has passed, so a long
-    job is not delivered again. ``visibility_ms`` is the lease the worker asks for (``None``: each job's own
-    ``visibilityMs``, else the queue's default).
+    job is not delivered again. ``visibility_ms`` (default 30,000, the queue's default) is the lease each claim and
+    extension asks for, whatever the job's or queue's own ``visibilityMs``. Extensions are timed by the local
+    monotonic clock from the moment the claim was sent (the lease cannot have begun earlier), never by comparing the
+    server's ``leaseUntil`` with the local clock, so a skew between the two clocks does not matter.
+
+    A handler that raises anything, even ``SystemExit`` or ``KeyboardInterrupt``, has its job nacked (those two are
+    logged too) and its thread goes on; a claim that fails in any way (an error answer, an answer that is not the
+    API's) is logged and tried again after a backoff.
 
     :meth:`stop` stops claiming (a waiting long poll is given up, and any job the server had leased for it handed
     back at once), lets the handlers finish every job already claimed (the prefetched ones too: the API has no way
@@ -66,7 +72,7 @@ class Worker:
         concurrency: int = 4,
         prefetch: int = 1000,
         wait_ms: int = 10_000,
-        visibility_ms: Optional[int] = None,
+        visibility_ms: int = 30_000,
         pollers: int = 2,
     ) -> None:
         if pollers < 1:
@@ -77,7 +83,7 @@ class Worker:
             raise ValueError(f"prefetch must be at least 0, was {prefetch}")
         if not 0 <= wait_ms <= 30_000:
             raise ValueError(f"wait_ms must be 0..30000 (the API's range), was {wait_ms}")
-        if visibility_ms is not None and visibility_ms < 1000:
+        if not isinstance(visibility_ms, int) or visibility_ms < 1000:
             raise ValueError(f"visibility_ms must be at least 1000, was {visibility_ms}")
         self._client = client
         self._queue = queue
@@ -87,7 +93,7 @@ class Worker:
         self._wait_ms = wait_ms
         self._visibility_ms = visibility_ms
         self._prefetch = prefetch
-        self._window_s = 1.0 if visibility_ms is None else min(1.0, visibility_ms / 4000)
+        self._window_s = min(1.0, visibility_ms / 4000)
         self._held = 0  # jobs claimed and not yet finished
         self._mean_handler_s: Optional[float] = None
         self._free_cond = threading.Condition()
@@ -177,14 +183,18 @@ class Worker:
             wanted = self._take_free()
             if wanted == 0:
                 return
-            sent_wall, sent_mono = time.time(), time.monotonic()
+            sent = time.monotonic()  # the lease began no earlier: extensions are timed from here, locally
             try:
                 jobs = self._client._claim(self._queue, wanted, self._wait_ms, self._visibility_ms, self._cancel)
-            except HourglassError as e:
+            except Exception as e:  # any failure, even an answer that is not the API's: the poller goes on
                 self._give_free(wanted)
+                if self._stopping.is_set():  # a long poll given up by stop() through a proxy that cut it short
+                    log.debug("hourglass: claim on queue %s ended by stop(): %s", self._queue, _describe(e))
+                    return
                 failures += 1
                 pause = min(5.0, 0.1 * 2 ** (failures - 1))
-                log.warning("hourglass: claim on queue %s failed, again in %.1f s: %s", self._queue, pause, e)
+                log.warning("hourglass: claim on queue %s failed, again in %.1f s: %s", self._queue, pause,
+                            _describe(e), exc_info=not isinstance(e, HourglassError))
                 self._stopping.wait(pause)  # the backoff, cut short by stop()
                 continue
             failures = 0
@@ -192,8 +202,7 @@ class Worker:
                 self._give_free(wanted - len(jobs))
             assert self._leases is not None
             for job in jobs:
-                lease_ms = self._visibility_ms or max(1000, job.lease_until - int(sent_wall * 1000))
-                self._leases.hold(job, lease_ms, sent_mono)
+                self._leases.hold(job, self._visibility_ms, sent)
                 self._jobs.put(job)
 
     def _take_free(self) -> int:
@@ -226,34 +235,52 @@ class Worker:
             self._free_cond.notify()
 
     def _handle_loop(self) -> None:
-        assert self._acks is not None and self._leases is not None
+        assert self._leases is not None
         while True:
             job = self._jobs.get()
             if job is None:
                 return
             started = time.monotonic()
             try:
-                self._handler(job)
-            except Exception as e:  # the handler's failure is the job's: nacked with it, never lost
-                self._leases.release(job.id)
-                self._nack(job, e)
-            else:
-                self._leases.release(job.id)
-                self._acks.add(job)
+                self._handle(job)
+            except BaseException:  # a thread that died here would leave the job leased for ever
+                log.exception("hourglass: settling job %s on queue %s failed (it comes back when its lease ends)",
+                              job.id, self._queue)
             finally:
+                self._leases.release(job.id)  # no more extensions: a job not settled comes back when its lease ends
                 with self._free_cond:
                     self._handled += 1
                 self._give_free(1, time.monotonic() - started)
 
-    def _nack(self, job: ClaimedJob, error: Exception) -> None:
+    def _handle(self, job: ClaimedJob) -> None:
+        """Runs the handler on ``job``, then acks it, or nacks it with whatever the handler raised."""
+        assert self._acks is not None and self._leases is not None
+        try:
+            self._handler(job)
+        except BaseException as e:  # the handler's failure is the job's, even SystemExit: nacked, never lost
+            self._leases.release(job.id)
+            if not isinstance(e, Exception):
+                log.error("hourglass: the handler of job %s on queue %s raised %s; the job is nacked and the "
+                          "worker goes on", job.id, self._queue, type(e).__name__, exc_info=e)
+            self._nack(job, e)
+            return
+        self._leases.release(job.id)
+        self._acks.add(job)
+
+    def _nack(self, job: ClaimedJob, error: BaseException) -> None:
         with self._free_cond:
             self._failed += 1
-        text = one_line(f"{type(error).__name__}: {error}")
+        text = one_line(_describe(error))
         try:
             self._client.nack(self._queue, job.id, job.receipt, error=text)
-        except HourglassError as e:
+        except Exception as e:
             log.warning("hourglass: nack of job %s on queue %s failed (it comes back when its lease ends): %s",
-                        job.id, self._queue, e)
+                        job.id, self._queue, _describe(e), exc_info=not isinstance(e, HourglassError))
+
+
+def _describe(error: BaseException) -> str:
+    text = str(error)
+    return f"{type(error).__name__}: {text}" if text else type(error).__name__
 
 
 def _left(deadline: Optional[float]) -> Optional[float]:

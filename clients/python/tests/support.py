@@ -129,7 +129,8 @@ class SharedServerTest(unittest.TestCase):
 
 
 class RedisProcess:
-    """Debian's ``redis-server`` on a free port, without persistence; restartable on the same port."""
+    """Debian's ``redis-server`` (or ``valkey-server`` where only Valkey is installed) on a free port, without
+    persistence; restartable on the same port."""
 
     def __init__(self) -> None:
         self.port = free_port()
@@ -137,9 +138,9 @@ class RedisProcess:
         self.proc: Optional[subprocess.Popen] = None  # type: ignore[type-arg]
 
     def start(self) -> "RedisProcess":
-        binary = shutil.which("redis-server")
+        binary = shutil.which("redis-server") or shutil.which("valkey-server")
         if binary is None:
-            raise RuntimeError("redis-server is needed (Debian: apt-get install redis-server)")
+            raise RuntimeError("redis-server or valkey-server is needed (Debian: apt-get install redis-server)")
         args = [binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
         self.proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, preexec_fn=_die_with_parent)
         await_condition(self._answers, "redis-server answers PING")
@@ -162,11 +163,13 @@ class RedisProcess:
 
 class DroppingProxy:
     """A TCP proxy to a server that reads each of the first ``drop`` requests whole and closes the connection
-    without an answer (a connection lost after the request was sent); later connections are relayed."""
+    without an answer (a connection lost after the request was sent), or after ``answer`` (raw HTTP) when one is
+    given; later connections are relayed."""
 
-    def __init__(self, target_port: int, drop: int) -> None:
+    def __init__(self, target_port: int, drop: int, answer: Optional[bytes] = None) -> None:
         self._target = target_port
         self._drop = drop
+        self._answer = answer
         self.dropped: List[bytes] = []
         self._listener = socket.socket()
         self._listener.bind(("127.0.0.1", 0))
@@ -188,6 +191,10 @@ class DroppingProxy:
     def _serve(self, conn: socket.socket) -> None:
         if len(self.dropped) < self._drop:
             self.dropped.append(_read_request(conn))
+            if self._answer is not None:
+                conn.sendall(self._answer)
+                conn.close()  # an orderly close, so the answer is read whole
+                return
             conn.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
             conn.close()  # with linger 0: a reset
             return

@@ -27,7 +27,8 @@ class QueuesTest(SharedServerTest):
             q, partitions=2, defaults=defaults, delivery={"type": "pull"}, limits=Limits(Rate(50, 1000), 7)
         )
         self.assertEqual(queue.name, q)
-        self.assertEqual(queue.raw["partitions"], 2)
+        settings = (queue.partitions, queue.replica_acks, queue.compress_above, queue.held_back)
+        self.assertEqual(settings, (2, None, None, 0))
         self.assertEqual(queue.defaults["maxAttempts"], 9)
         self.assertEqual(queue.defaults["backoff"], {"type": "fixed", "delayMs": 2000})
         self.assertEqual((queue.defaults["visibilityMs"], queue.defaults["priority"]), (45_000, 3))
@@ -38,10 +39,12 @@ class QueuesTest(SharedServerTest):
 
         kept = self.client.put_queue(q, limits=UNSET, compress_above=0, replica_acks=0)
         self.assertEqual(kept.limits, Limits(Rate(50, 1000), 7))
-        self.assertEqual((kept.raw["compressAbove"], kept.raw["replicaAcks"]), (0, 0))
+        self.assertEqual((kept.compress_above, kept.replica_acks), (0, 0))
         removed = self.client.put_queue(q, limits=None, compress_above=None)
         self.assertIsNone(removed.limits)
-        self.assertIsNone(removed.raw["compressAbove"])
+        self.assertEqual((removed.compress_above, removed.replica_acks), (None, 0))
+        listed = next(x for x in self.client.queues() if x.name == q)
+        self.assertEqual((listed.partitions, listed.held_back, listed.limits), (None, None, None))
         self.assertEqual(self.client.put_queue(q, limits=Limits(concurrency=1)).limits, Limits(None, 1))
 
     def test_a_bad_setting_names_its_field(self) -> None:
@@ -73,7 +76,8 @@ class QueuesTest(SharedServerTest):
         self.assertEqual((made.id, made.cron, made.time_zone), ("nightly", "30 2 * * *", "Europe/Berlin"))
         self.assertFalse(made.paused)
         self.assertEqual(len(made.next_runs), 3)
-        self.assertEqual((made.raw["maxAttempts"], made.raw["priority"]), (2, 5))
+        self.assertEqual((made.max_attempts, made.priority), (2, 5))
+        self.assertEqual((made.start_at, made.end_at, made.backoff, made.visibility_ms, made.ttl_ms), (None,) * 5)
         every = self.client.put_schedule(q, "tick", 1, every=60_000)
         self.assertEqual(every.every, 60_000)
         occurrence = self.client.get_job(q, f"tick:{every.next_runs[0]}")
@@ -85,6 +89,19 @@ class QueuesTest(SharedServerTest):
         self.client.delete_schedule(q, "tick")
         with self.assertRaises(ScheduleNotFound):
             self.client.get_schedule(q, "tick")
+
+    def test_a_schedule_returns_its_bounds_and_job_options(self) -> None:
+        q = new_queue()
+        start, end = 1_767_225_600_000, 1_798_761_600_000
+        made = self.client.put_schedule(
+            q, "bounded", 1, every=60_000, start_at=start, end_at=end, max_attempts=3,
+            backoff=Backoff.schedule([5000, 60_000]), visibility_ms=40_000, ttl_ms=900_000, priority=4,
+        )
+        for schedule in (made, self.client.get_schedule(q, "bounded")):
+            self.assertEqual((schedule.start_at, schedule.end_at), (start, end))
+            self.assertEqual((schedule.max_attempts, schedule.backoff), (3, Backoff.schedule([5000, 60_000])))
+            self.assertEqual((schedule.visibility_ms, schedule.ttl_ms, schedule.priority), (40_000, 900_000, 4))
+            self.assertEqual(schedule.time_zone, "UTC")
 
     def test_a_bad_schedule_names_its_field(self) -> None:
         with self.assertRaises(InvalidField) as caught:

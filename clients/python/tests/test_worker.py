@@ -3,14 +3,16 @@ a graceful stop."""
 
 import re
 import threading
+import time
 import unittest
 import urllib.request
 from collections import Counter
 from typing import Dict, List
+from unittest import mock
 
-from hourglass import ClaimedJob, NewJob, Worker
+from hourglass import ClaimedJob, Client, JobOptions, NewJob, Worker
 
-from .support import ADMIN_TOKEN, SharedServerTest, await_condition, shared_server
+from .support import ADMIN_TOKEN, DroppingProxy, SharedServerTest, await_condition, shared_server
 from .test_jobs import new_queue
 
 
@@ -85,6 +87,70 @@ class WorkerTest(SharedServerTest):
         self.assertEqual(attempts, [1])
         counters = self.client.get_queue(q).counters
         self.assertEqual((counters["delivered"], counters["retried"]), (1, 0))
+
+    def test_leases_are_timed_by_the_local_clock_whatever_its_skew_from_the_servers(self) -> None:
+        q = new_queue()
+        self.client.put_queue(q, defaults=JobOptions(visibility_ms=1000))  # the queue's own lease: 1 s
+        self.client.enqueue(q, 1, id="skewed")
+        attempts: List[int] = []
+        running, finish = threading.Event(), threading.Event()
+
+        def handle(job: ClaimedJob) -> None:
+            attempts.append(job.attempt)
+            running.set()
+            finish.wait(60)
+
+        wall = time.time
+        with mock.patch.object(time, "time", lambda: wall() - 600):  # this machine's clock 10 minutes behind
+            with Worker(self.client, q, handle, concurrency=1, prefetch=0) as worker:
+                self.assertTrue(running.wait(60))
+                # The worker's lease (30 s, asked for at the claim) holds past the queue's 1 s: nobody else gets it.
+                self.assertEqual(self.client.claim(q, wait_ms=3000), [])
+                finish.set()
+                await_condition(lambda: self.client.get_queue(q).counters["acked"] == 1, "the job acked")
+        self.assertEqual((attempts, worker.stats().handled), ([1], 1))
+
+    def test_a_handler_that_raises_system_exit_or_keyboard_interrupt_nacks_its_job_and_the_worker_goes_on(
+        self,
+    ) -> None:
+        q = new_queue()
+        self.client.enqueue(q, 1, id="quits")
+        seen: List[ClaimedJob] = []
+
+        def handle(job: ClaimedJob) -> None:
+            seen.append(job)
+            if job.attempt == 1:
+                raise SystemExit("the handler quit")
+            if job.attempt == 2:
+                raise KeyboardInterrupt()
+
+        with self.assertLogs("hourglass.worker", "ERROR") as logs:
+            with Worker(self.client, q, handle, concurrency=1) as worker:
+                await_condition(lambda: self.client.get_queue(q).counters["acked"] == 1, "acked at the third try")
+        self.assertEqual([job.attempt for job in seen], [1, 2, 3])
+        self.assertEqual([job.last_error for job in seen[1:]], ["SystemExit: the handler quit", "KeyboardInterrupt"])
+        self.assertEqual((worker.stats().handled, worker.stats().failed), (3, 2))
+        self.assertEqual(len(logs.records), 2)
+        self.assertIn("raised SystemExit", logs.records[0].getMessage())
+
+    def test_a_claim_answered_with_no_json_is_logged_and_the_worker_claims_again(self) -> None:
+        q = new_queue()
+        self.client.enqueue_batch(q, [NewJob(i, id=f"g{i}") for i in range(3)])
+        html = b"<html>not the API</html>"
+        answer = b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: %d\r\n\r\n%s" % (len(html), html)
+        proxy = DroppingProxy(shared_server().port, drop=2, answer=answer)  # the first two claims get HTML
+        self.addCleanup(proxy.close)
+        client = Client(proxy.url, token=ADMIN_TOKEN)
+        self.addCleanup(client.close)
+        handled: List[str] = []
+        # One poller, one job at a time: a slot the failed claims kept, or a poller they killed, would stop it.
+        with self.assertLogs("hourglass.worker", "WARNING") as logs:
+            with Worker(client, q, lambda job: handled.append(job.id), concurrency=1, prefetch=0, pollers=1):
+                await_condition(lambda: self.client.get_queue(q).counters["acked"] == 3, "every job acked")
+        self.assertEqual(sorted(handled), ["g0", "g1", "g2"])
+        failures = [r.getMessage() for r in logs.records if "claim on queue" in r.getMessage()]
+        self.assertEqual(len(failures), 2, failures)
+        self.assertIn("TypeError", failures[0])
 
     def test_stop_finishes_claimed_jobs_acks_them_and_leaves_the_rest_ready(self) -> None:
         q = new_queue()
