@@ -125,24 +125,33 @@ function status(url: string): Promise<number> {
   });
 }
 
-/** The pid of the embedded Redis a server started: its child process named redis-server*. */
+/**
+ * Names an embedded Redis runs under: `--embedded-redis auto` prefers an installed valkey-server. Debian's
+ * redis-server and valkey-server are links to redis-check-rdb and valkey-check-rdb, which the kernel may report.
+ */
+const REDIS_NAMES = /(^|\/)(redis|valkey)-(server|check-rdb)\b/;
+
+/** The pid of the embedded Redis a server started: its child process that is a redis-server or valkey-server. */
 export function embeddedRedisPid(server: RunningServer): number {
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) {
       continue;
     }
     let stat: string;
+    let commandLine: string;
     try {
       stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      commandLine = readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0")[0] ?? "";
     } catch {
       continue; // the process ended meanwhile
     }
-    // "pid (comm) state ppid ...": comm may hold spaces, so read around its parentheses
+    // "pid (comm) state ppid ...": comm (at most 15 characters) may hold spaces, so read around its parentheses
     const comm = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
     const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-    if (ppid === server.pid && comm.startsWith("redis-server")) {
+    if (ppid === server.pid && (REDIS_NAMES.test(commandLine) || /^(redis|valkey)-/.test(comm))) {
       return Number(entry);
     }
   }
-  throw new Error(`no redis-server child of the server (pid ${server.pid})`);
+  throw new Error(`no redis-server or valkey-server child of the server (pid ${server.pid})`);
 }
+
