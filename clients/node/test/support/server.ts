@@ -3,7 +3,7 @@
 // (--port 0) unless told one and says where it listens in its log; readiness is then awaited on /health/ready.
 
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from "node:fs";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -155,3 +155,54 @@ export function embeddedRedisPid(server: RunningServer): number {
   throw new Error(`no redis-server or valkey-server child of the server (pid ${server.pid})`);
 }
 
+interface TcpSocket {
+  localPort: number;
+  remotePort: number;
+  /** Bytes received that the socket's process has not read yet. */
+  unread: number;
+  inode: string;
+}
+
+/** The established TCP connections of this machine (/proc/net/tcp and tcp6). */
+function tcpConnections(): TcpSocket[] {
+  const sockets: TcpSocket[] = [];
+  for (const table of ["/proc/net/tcp", "/proc/net/tcp6"]) {
+    const lines = existsSync(table) ? readFileSync(table, "utf8").trim().split("\n").slice(1) : [];
+    for (const line of lines) {
+      // sl local_address rem_address st tx_queue:rx_queue tr:when retrnsmt uid timeout inode
+      const fields = line.trim().split(/\s+/);
+      if (fields[3] !== "01") {
+        continue; // not ESTABLISHED
+      }
+      const port = (address: string | undefined): number => parseInt(address?.split(":")[1] ?? "", 16);
+      sockets.push({
+        localPort: port(fields[1]),
+        remotePort: port(fields[2]),
+        unread: parseInt(fields[4]?.split(":")[1] ?? "0", 16),
+        inode: fields[9] ?? "",
+      });
+    }
+  }
+  return sockets;
+}
+
+/** Connections to the server at `port` that hold received bytes its process has not read (e.g. while stopped). */
+export function unreadRequests(port: number): number {
+  return tcpConnections().filter((socket) => socket.localPort === port && socket.unread > 0).length;
+}
+
+/** How many connections this process has open to `port`. */
+export function connectionsTo(port: number): number {
+  const mine = new Set<string>();
+  for (const fd of readdirSync("/proc/self/fd")) {
+    try {
+      const match = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/self/fd/${fd}`));
+      if (match) {
+        mine.add(match[1] as string);
+      }
+    } catch {
+      // closed meanwhile
+    }
+  }
+  return tcpConnections().filter((socket) => socket.remotePort === port && mine.has(socket.inode)).length;
+}
