@@ -21,11 +21,14 @@ export class Hourglass {
 
   /** Every queue (that the token may use) with its counts. */
   async queues(): Promise<QueueCounts[]> {
-    const answer = await this.transport.request<{ queues: QueueCounts[] }>("GET", "/v1/queues");
+    const answer = await this.transport.request<{ queues: QueueCounts[] }>("GET", "/v1/queues", { safe: true });
     return answer.queues;
   }
 
-  /** Closes the idle connections. Stop workers first; requests in flight still finish. */
+  /**
+   * Closes the idle connections, and the others once their requests in flight are answered (those finish, with
+   * their retries). Calls made afterwards fail with ClientClosedError. Stop workers first.
+   */
   close(): void {
     this.transport.close();
   }

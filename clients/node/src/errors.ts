@@ -101,11 +101,23 @@ export class InternalError extends HourglassError {}
 
 /**
  * No answer (status 0, code `connection_failed`): the connection was refused or lost, or the host is unknown;
- * `cause` has the socket error. Refused and lost connections are retried before this is thrown.
+ * `cause` has the socket error. A refused connection is retried before this is thrown, and a lost one too when the
+ * call is safe to repeat.
  */
 export class ConnectionError extends HourglassError {
-  constructor(message: string, cause: unknown) {
+  /** Whether the request was sent (the connection was open): then the server may have done it. */
+  readonly sent: boolean;
+
+  constructor(message: string, cause: unknown, sent: boolean) {
     super(0, "connection_failed", message, { cause });
+    this.sent = sent;
+  }
+}
+
+/** A request made after the client's `close()` (status 0, code `client_closed`); nothing was sent. */
+export class ClientClosedError extends HourglassError {
+  constructor(message: string) {
+    super(0, "client_closed", message);
   }
 }
 

@@ -10,6 +10,7 @@ export {
   ArchiveNotConfiguredError,
   ArchiveUnavailableError,
   BadRequestError,
+  ClientClosedError,
   ConnectionError,
   DuplicateIdError,
   ForbiddenError,

@@ -51,7 +51,8 @@ export class Queue<P = unknown> {
 
   /** Enqueues one job. DuplicateIdError when a live job has its id. */
   enqueue(job: JobSpec<P>): Promise<Enqueued> {
-    return this.transport.request("POST", `${this.path}/jobs`, job);
+    // with an id a repeat is harmless: the server refuses a second live job with it
+    return this.transport.request("POST", `${this.path}/jobs`, { body: job, safe: job.id !== undefined });
   }
 
   /** Enqueues 1..1000 jobs in one request; one bad job does not fail the others. Results in request order. */
@@ -59,35 +60,38 @@ export class Queue<P = unknown> {
     const answer = await this.transport.request<{ results: (Enqueued | { error: ApiError })[] }>(
       "POST",
       `${this.path}/jobs/batch`,
-      { jobs },
+      { body: { jobs }, safe: jobs.every((job) => job.id !== undefined) },
     );
     return answer.results.map((result) => ("error" in result ? { error: errorFromResult(result.error) } : result));
   }
 
   /** The job; JobNotFoundError when it is not (or no longer) there. */
   get(id: string): Promise<Job<P>> {
-    return this.transport.request("GET", this.jobPath(id));
+    return this.transport.request("GET", this.jobPath(id), { safe: true });
   }
 
   /** Cancels a delayed, ready or dead job; JobInflightError for a leased one. */
   async cancel(id: string): Promise<void> {
-    await this.transport.request("DELETE", this.jobPath(id));
+    await this.transport.request("DELETE", this.jobPath(id), { safe: true });
   }
 
   /** Moves a delayed or ready job to a new due time; JobInflightError, JobDeadError otherwise. */
   reschedule(id: string, when: When): Promise<Job<P>> {
-    return this.transport.request("PUT", `${this.jobPath(id)}/schedule`, when);
+    return this.transport.request("PUT", `${this.jobPath(id)}/schedule`, { body: when, safe: true });
   }
 
   /** A page of the jobs in one state, by due time (delayed, ready), lease deadline (inflight) or death (dead). */
   jobs(state: JobState, page: PageOptions = {}): Promise<Page<Job<P>>> {
-    return this.transport.request("GET", `${this.path}/jobs${query({ state, ...page })}`);
+    return this.transport.request("GET", `${this.path}/jobs${query({ state, ...page })}`, { safe: true });
   }
 
   /** Leases up to `max` due jobs, waiting up to `waitMs` for at least one; [] when none came in time. */
   async claim(options: ClaimOptions = {}): Promise<Delivery<P>[]> {
     const { signal, ...body } = options;
-    const answer = await this.transport.request<{ jobs: Delivery<P>[] }>("POST", `${this.path}/claim`, body, {
+    // not safe: a claim whose answer was lost leased jobs no one holds (they come back when their leases end)
+    const answer = await this.transport.request<{ jobs: Delivery<P>[] }>("POST", `${this.path}/claim`, {
+      body,
+      safe: false,
       signal,
       holdMs: body.waitMs ?? 0,
     });
@@ -96,7 +100,7 @@ export class Queue<P = unknown> {
 
   /** Finishes a claimed job; StaleReceiptError when its lease ran out and it was leased again. */
   async ack(id: string, receipt: string): Promise<void> {
-    await this.transport.request("POST", `${this.jobPath(id)}/ack`, { receipt });
+    await this.transport.request("POST", `${this.jobPath(id)}/ack`, { body: { receipt }, safe: true });
   }
 
   /** Acks 1..1000 claimed jobs in one request; one stale receipt does not fail the others. */
@@ -104,7 +108,7 @@ export class Queue<P = unknown> {
     const answer = await this.transport.request<{ results: ({ id: string | null; acked: true } | FailedAck)[] }>(
       "POST",
       `${this.path}/ack`,
-      { acks },
+      { body: { acks }, safe: true },
     );
     return answer.results.map((result) =>
       "error" in result ? { id: result.id, error: errorFromResult(result.error) } : result,
@@ -113,26 +117,27 @@ export class Queue<P = unknown> {
 
   /** Fails a claimed job: retried by its backoff (or after `delayMs`), or dead when `dead` or out of attempts. */
   async nack(id: string, receipt: string, options: NackOptions = {}): Promise<void> {
-    await this.transport.request("POST", `${this.jobPath(id)}/nack`, { receipt, ...options });
+    // not safe: a repeat of a nack that was done spends another attempt, or fails on the job's new receipt
+    await this.transport.request("POST", `${this.jobPath(id)}/nack`, { body: { receipt, ...options }, safe: false });
   }
 
   /** Extends a claimed job's lease to `visibilityMs` (default the queue's) from now; resolves with `leaseUntil`. */
   async extend(id: string, receipt: string, visibilityMs?: number): Promise<number> {
     const answer = await this.transport.request<{ leaseUntil: number }>("POST", `${this.jobPath(id)}/extend`, {
-      receipt,
-      visibilityMs,
+      body: { receipt, visibilityMs },
+      safe: true,
     });
     return answer.leaseUntil;
   }
 
   /** The queue: counts, settings, limits, counters; QueueNotFoundError when it does not exist. */
   info(): Promise<QueueInfo> {
-    return this.transport.request("GET", this.path);
+    return this.transport.request("GET", this.path, { safe: true });
   }
 
   /** Creates the queue or updates the settings given (absent ones are kept). */
   put(settings: QueueSettings): Promise<QueueInfo> {
-    return this.transport.request("PUT", this.path, settings);
+    return this.transport.request("PUT", this.path, { body: settings, safe: true });
   }
 
   /** Sets the flow-control limits, replacing the ones there; null removes them. */
@@ -142,11 +147,11 @@ export class Queue<P = unknown> {
 
   /** Claims get no jobs until resumed; enqueues are still taken. */
   pause(): Promise<QueueInfo> {
-    return this.transport.request("POST", `${this.path}/pause`);
+    return this.transport.request("POST", `${this.path}/pause`, { safe: true });
   }
 
   resume(): Promise<QueueInfo> {
-    return this.transport.request("POST", `${this.path}/resume`);
+    return this.transport.request("POST", `${this.path}/resume`, { safe: true });
   }
 
   /**
@@ -157,6 +162,7 @@ export class Queue<P = unknown> {
     const answer = await this.transport.request<{ count: number } | undefined>(
       "DELETE",
       `${this.path}${options.force ? "?force=true" : ""}`,
+      { safe: !options.force }, // a repeat of a forced delete that was done would delete the jobs enqueued since
     );
     return answer?.count ?? 0;
   }

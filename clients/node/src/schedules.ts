@@ -11,32 +11,34 @@ export class Schedules<P = unknown> {
 
   /** Creates or replaces the schedule `id` (`[A-Za-z0-9._-]{1,100}`); the same put twice leaves one schedule. */
   put(id: string, spec: ScheduleSpec<P>): Promise<Schedule<P>> {
-    return this.transport.request("PUT", this.path(id), spec);
+    return this.transport.request("PUT", this.path(id), { body: spec, safe: true });
   }
 
   /** The schedule with its next runs; ScheduleNotFoundError when there is none. */
   get(id: string): Promise<Schedule<P>> {
-    return this.transport.request("GET", this.path(id));
+    return this.transport.request("GET", this.path(id), { safe: true });
   }
 
   async list(): Promise<Schedule<P>[]> {
-    const answer = await this.transport.request<{ schedules: Schedule<P>[] }>("GET", `${this.queuePath}/schedules`);
+    const answer = await this.transport.request<{ schedules: Schedule<P>[] }>("GET", `${this.queuePath}/schedules`, {
+      safe: true,
+    });
     return answer.schedules;
   }
 
   /** Enqueues no occurrence until resumed (its pending one is removed). */
   pause(id: string): Promise<Schedule<P>> {
-    return this.transport.request("POST", `${this.path(id)}/pause`);
+    return this.transport.request("POST", `${this.path(id)}/pause`, { safe: true });
   }
 
   /** Enqueues the next occurrence after now. */
   resume(id: string): Promise<Schedule<P>> {
-    return this.transport.request("POST", `${this.path(id)}/resume`);
+    return this.transport.request("POST", `${this.path(id)}/resume`, { safe: true });
   }
 
   /** Deletes the schedule and its pending occurrence; a delivered occurrence finishes normally. */
   async delete(id: string): Promise<void> {
-    await this.transport.request("DELETE", this.path(id));
+    await this.transport.request("DELETE", this.path(id), { safe: true });
   }
 
   private path(id: string): string {

@@ -1,11 +1,24 @@
 // HTTP to the server on node:http with keep-alive agents: JSON in and out, the bearer token, a timeout per request,
-// and bounded retries with backoff when the server answers 503 or 429 or the connection is refused or lost.
+// and bounded retries with backoff. What is retried:
+// - a connection that could not be opened (refused, DNS not ready), and a 429: every call, since nothing was done;
+// - a 503, and a connection lost after the request was sent: only calls marked `safe`, whose repeat does no harm
+//   (reads, PUTs, acks, ...). For the others the effect is unknown, and the error's message says so.
 
 import * as http from "node:http";
 import * as https from "node:https";
-import { ConnectionError, errorFromAnswer, HourglassError, RateLimitedError, TimeoutError } from "./errors.js";
+import {
+  ClientClosedError,
+  ConnectionError,
+  errorFromAnswer,
+  HourglassError,
+  RateLimitedError,
+  TimeoutError,
+} from "./errors.js";
 
-/** Retries of a request the server answered 503 (or 429) or whose connection was refused or lost. */
+/**
+ * Retries of a request whose connection could not be opened or that the server answered 429; and, for calls safe to
+ * repeat, of one answered 503 or whose connection was lost after it was sent.
+ */
 export interface RetryOptions {
   /** Retries after the first attempt; 0 turns retrying off. Default 8. */
   retries?: number;
@@ -30,12 +43,19 @@ export interface TransportOptions {
 }
 
 export interface RequestOptions {
+  /** Whether it may be sent again after a 503 or a connection lost once it was sent: a repeat does no harm. */
+  safe: boolean;
+  /** Sent as JSON. */
+  body?: unknown;
   signal?: AbortSignal | undefined;
   /** Added to the timeout: how long the server may hold the request on purpose (a long poll). */
   holdMs?: number;
 }
 
-/** Socket errors after which the request is sent again: the server was down, restarting, or dropped the connection. */
+/**
+ * Socket errors after which the request may be sent again: the server was down, restarting, or dropped the
+ * connection. Whether it is depends on whether the request was sent (the connection was open) and is safe to repeat.
+ */
 const RETRIED_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ECONNABORTED", "ENOTCONN", "EAI_AGAIN"]);
 
 /** Below the server's idle timeout (Jetty's 30 s): the client, not the server, closes an idle connection. */
@@ -53,6 +73,7 @@ export class Transport {
   private readonly minDelayMs: number;
   private readonly maxDelayMs: number;
   private readonly onRetry: RetryOptions["onRetry"];
+  private closed = false;
 
   constructor(options: TransportOptions) {
     const url = new URL(options.url);
@@ -63,6 +84,13 @@ export class Transport {
     this.protocol = secure ? https : http;
     const agentOptions = { keepAlive: true, timeout: IDLE_SOCKET_MS, maxSockets: options.maxSockets ?? Infinity };
     this.agent = secure ? new https.Agent(agentOptions) : new http.Agent(agentOptions);
+    // after close(), a connection a request in flight gives back is closed rather than kept (after the agent's own
+    // listener has pooled it)
+    this.agent.on("free", () => {
+      if (this.closed) {
+        this.destroyIdle();
+      }
+    });
     this.host = url.hostname.replace(/^\[(.*)\]$/, "$1");
     this.port = url.port === "" ? (secure ? 443 : 80) : Number(url.port);
     this.prefix = url.pathname.replace(/\/+$/, "");
@@ -81,28 +109,46 @@ export class Transport {
   }
 
   /** Sends the request, retried as the options say; resolves with the parsed JSON answer (undefined for 204). */
-  async request<T>(method: string, path: string, body?: unknown, options: RequestOptions = {}): Promise<T> {
-    const payload = body === undefined ? undefined : JSON.stringify(body);
+  async request<T>(method: string, path: string, options: RequestOptions): Promise<T> {
+    if (this.closed) {
+      throw new ClientClosedError(`${method} ${path}: the client is closed (close() was called); make a new one`);
+    }
+    const payload = options.body === undefined ? undefined : JSON.stringify(options.body);
     for (let attempt = 0; ; attempt++) {
       try {
         return (await this.once(method, path, payload, options)) as T;
       } catch (error) {
-        if (attempt >= this.retries || !retried(error) || options.signal?.aborted) {
+        const verdict = retryVerdict(error, options.safe);
+        if (verdict === "effect unknown") {
+          (error as HourglassError).message +=
+            `; not retried: ${method} ${path} is not safe to repeat and its effect is unknown (it may have been done)`;
+        }
+        if (verdict !== "retry" || attempt >= this.retries || options.signal?.aborted) {
           throw error;
         }
-        const delayMs = this.delay(attempt, error);
-        this.onRetry?.(error, attempt + 1, delayMs);
+        const delayMs = this.delay(attempt, error as HourglassError);
+        this.onRetry?.(error as HourglassError, attempt + 1, delayMs);
         await sleep(delayMs, options.signal);
       }
     }
   }
 
-  /** Closes the idle connections; requests in flight finish. */
+  /**
+   * Closes the idle connections, and each connection a request in flight gives back once it is answered; requests
+   * in flight finish (with their retries). A request made after this fails at once with ClientClosedError.
+   */
   close(): void {
-    this.agent.destroy();
+    this.closed = true;
+    this.destroyIdle();
   }
 
-  private delay(attempt: number, error: unknown): number {
+  private destroyIdle(): void {
+    for (const sockets of Object.values(this.agent.freeSockets)) {
+      [...(sockets ?? [])].forEach((socket) => socket.destroy());
+    }
+  }
+
+  private delay(attempt: number, error: HourglassError): number {
     if (error instanceof RateLimitedError && error.retryAfterMs !== undefined) {
       return error.retryAfterMs;
     }
@@ -138,9 +184,18 @@ export class Transport {
           });
         },
       );
+      // sent: the connection was open when the request was given to it, so the server may have it
+      let sent = false;
+      request.once("socket", (socket) => {
+        if (request.reusedSocket || !socket.connecting) {
+          sent = true;
+        } else {
+          socket.once(this.protocol === https ? "secureConnect" : "connect", () => (sent = true));
+        }
+      });
       const fail = (error: unknown): void => {
         signal?.removeEventListener("abort", onAbort);
-        reject(wrap(error, method, path));
+        reject(wrap(error, method, path, sent));
       };
       const onAbort = (): void => {
         request.destroy();
@@ -166,20 +221,34 @@ function decode(response: http.IncomingMessage, text: string): unknown {
   throw errorFromAnswer(status, text, Array.isArray(retryAfter) ? retryAfter[0] : retryAfter);
 }
 
-function retried(error: unknown): error is HourglassError {
+/**
+ * Whether a failed request is sent again: "retry" when nothing was done (a connection that could not be opened, a
+ * 429) or a repeat is safe; "effect unknown" when a 503 or a lost connection leaves it unknown and it is not safe.
+ */
+function retryVerdict(error: unknown, safe: boolean): "retry" | "effect unknown" | "final" {
   if (error instanceof ConnectionError) {
-    return RETRIED_CODES.has((error.cause as NodeJS.ErrnoException).code ?? "");
+    if (!RETRIED_CODES.has((error.cause as NodeJS.ErrnoException).code ?? "")) {
+      return "final";
+    }
+    return !error.sent || safe ? "retry" : "effect unknown";
   }
-  return error instanceof HourglassError && (error.status === 503 || error.status === 429);
+  if (error instanceof RateLimitedError) {
+    return "retry";
+  }
+  if (error instanceof HourglassError && error.status === 503) {
+    return safe ? "retry" : "effect unknown";
+  }
+  return "final";
 }
 
-function wrap(error: unknown, method: string, path: string): unknown {
+function wrap(error: unknown, method: string, path: string, sent: boolean): unknown {
   if (error instanceof HourglassError) {
     return error;
   }
   const code = (error as NodeJS.ErrnoException).code;
   if (typeof code === "string") {
-    return new ConnectionError(`${method} ${path}: ${code} (${(error as Error).message})`, error);
+    const when = sent ? "connection lost after the request was sent" : "no connection";
+    return new ConnectionError(`${method} ${path}: ${when}: ${code} (${(error as Error).message})`, error, sent);
   }
   return error;
 }

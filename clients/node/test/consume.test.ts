@@ -1,9 +1,17 @@
-// Consuming by hand: claim (and its long poll), ack, batch ack, nack, extend, and the dead letters.
+// Consuming by hand: claim (and its long poll), ack, batch ack, nack, extend, and the dead letters; close() with a
+// long poll in flight.
 
 import assert from "node:assert/strict";
 import { after, test } from "node:test";
-import { JobNotFoundError, JobStateError, StaleReceiptError } from "@hourglass/client";
-import { client, queueName } from "./support/env.js";
+import {
+  ClientClosedError,
+  JobNotFoundError,
+  JobStateError,
+  StaleReceiptError,
+  type HourglassError,
+} from "@hourglass/client";
+import { client, eventually, queueName, serverUrl } from "./support/env.js";
+import { connectionsTo } from "./support/server.js";
 
 const hourglass = client();
 after(() => hourglass.close());
@@ -49,6 +57,33 @@ test("an aborted long poll rejects with the signal's reason", async () => {
   const claim = queue.claim({ max: 1, waitMs: 20_000, signal: controller.signal });
   controller.abort(new Error("stopped by the test"));
   await assert.rejects(claim, /stopped by the test/);
+});
+
+test("close() lets a long poll in flight finish, then closes its connection, and refuses later calls", async () => {
+  const port = Number(new URL(serverUrl()).port);
+  const before = connectionsTo(port);
+  const retries: HourglassError[] = [];
+  const closing = client({ retry: { onRetry: (error) => retries.push(error) } });
+  const feeder = client();
+  const queue = closing.queue<number>(queueName("consume-close"));
+  await queue.put({}); // opens the connection the claim then takes
+  const claim = queue.claim({ max: 1, waitMs: 20_000 });
+  await new Promise((resolve) => setImmediate(resolve)); // the claim is on its connection
+  closing.close();
+  await assert.rejects(queue.get("any"), (error: unknown) => {
+    assert.ok(error instanceof ClientClosedError, `${error}`);
+    assert.equal(error.code, "client_closed");
+    assert.match(error.message, /GET \/v1\/queues\/consume-close-\w+\/jobs\/any: the client is closed/);
+    return true;
+  });
+  await feeder.queue<number>(queue.name).enqueue({ id: "after-close", payload: 1 });
+  feeder.close();
+  assert.deepEqual(
+    (await claim).map((job) => job.id),
+    ["after-close"],
+  );
+  assert.equal(retries.length, 0, `the long poll was neither cut off nor sent again: ${retries.join("; ")}`);
+  await eventually(() => connectionsTo(port) <= before, "both clients' connections closed once idle");
 });
 
 test("batch ack answers per ack; a stale receipt fails alone as a StaleReceiptError", async () => {

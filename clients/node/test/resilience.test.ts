@@ -1,6 +1,6 @@
-// On a server of its own, with a token: the Authorization header, retries of lost and refused connections while the
-// server is killed and started again (a call in flight and a call made while it is down), and retries of 503 while
-// its Redis is stalled.
+// On a server of its own, with a token: the Authorization header; retries of lost and refused connections while the
+// server is killed and started again (a read in flight and one made while it is down; a claim in flight is not
+// retried); and a 503 while its Redis is stalled, retried for a read but not for an enqueue without an id.
 
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
@@ -11,7 +11,7 @@ import {
   UnauthorizedError,
   type HourglassError,
 } from "@hourglass/client";
-import { embeddedRedisPid, startServer, type RunningServer } from "./support/server.js";
+import { embeddedRedisPid, startServer, unreadRequests, type RunningServer } from "./support/server.js";
 import { eventually, queueName } from "./support/env.js";
 
 const TOKEN = "node-client-test-admin-token-0123456789";
@@ -51,44 +51,55 @@ test("the token goes in the Authorization header; none or a wrong one is an Unau
   }
 });
 
-test("calls survive the server killed and started again: a long poll in flight, a call made meanwhile", async () => {
+test("a server killed and restarted: a read in flight and one made meanwhile are retried, a claim not", async () => {
   const retries: HourglassError[] = [];
   const hourglass = patientClient(retries);
   const noRetries = new Hourglass({ url: server.url, token: TOKEN, retry: { retries: 0 } });
   try {
     const kept = hourglass.queue(queueName("kept"));
-    await kept.enqueue({ id: "survivor", payload: { kept: true }, delayMs: 600_000 });
+    await kept.enqueue({ id: "survivor", payload: { kept: true }, delayMs: 600_000 }); // its connection stays open
     const polled = hourglass.queue<string>(queueName("polled"));
-    const claim = polled.claim({ max: 1, waitMs: 25_000 });
+    const claimLost = assert.rejects(polled.claim({ max: 1, waitMs: 25_000 }), (error: unknown) => {
+      assert.ok(error instanceof ConnectionError, `${error}`);
+      assert.equal(error.sent, true);
+      assert.match(error.message, /connection lost after the request was sent: ECONNRESET/);
+      assert.match(error.message, /not retried: POST \/v1\/queues\/polled-\w+\/claim is not safe to repeat/);
+      assert.match(error.message, /its effect is unknown/);
+      return true;
+    });
     await eventually(async () => /hourglass_claims_waiting\S* 1\.0/.test(await metrics()), "the claim waits");
 
+    process.kill(server.pid, "SIGSTOP"); // a request now reaches the server but is not read
+    const readInFlight = kept.get("survivor");
+    await eventually(() => unreadRequests(server.port) > 0, "the read reached the stopped server");
     await server.kill();
-    const read = kept.get("survivor");
+    const readMeanwhile = kept.get("survivor");
     await assert.rejects(noRetries.queues(), (error: unknown) => {
       assert.ok(error instanceof ConnectionError, `${error}`);
       assert.equal(error.status, 0);
       assert.equal(error.code, "connection_failed");
+      assert.equal(error.sent, false);
       return true;
     });
+    await claimLost;
     server = await startServer({ port: server.port, dataDir: server.dataDir, args: ["--admin-token", TOKEN] });
 
-    assert.deepEqual((await read).payload, { kept: true }, "the call made while it was down");
-    await polled.enqueue({ id: "after-restart", payload: "x" });
-    assert.deepEqual(
-      (await claim).map((job) => job.id),
-      ["after-restart"],
-      "the long poll, retried, got the job enqueued after the restart",
-    );
+    assert.deepEqual((await readInFlight).payload, { kept: true }, "the read in flight");
+    assert.deepEqual((await readMeanwhile).payload, { kept: true }, "the read made while the server was down");
     const causes = new Set(retries.map((error) => ((error as ConnectionError).cause as NodeJS.ErrnoException).code));
     assert.ok(causes.has("ECONNRESET"), `lost connection retried: ${[...causes]}`);
     assert.ok(causes.has("ECONNREFUSED"), `refused connection retried: ${[...causes]}`);
+    assert.ok(
+      retries.every((error) => /GET .*\/jobs\/survivor/.test(error.message)),
+      `only the reads were retried: ${retries.map((error) => error.message).join("; ")}`,
+    );
   } finally {
     hourglass.close();
     noRetries.close();
   }
 });
 
-test("a 503 while Redis is stalled is retried, and the call succeeds once Redis is back", async () => {
+test("while Redis is stalled, a 503 is retried for a safe call and not for an enqueue without an id", async () => {
   const retries: HourglassError[] = [];
   const redis = embeddedRedisPid(server);
   const hourglass = new Hourglass({
@@ -108,6 +119,14 @@ test("a 503 while Redis is stalled is retried, and the call succeeds once Redis 
   try {
     await queue.enqueue({ id: "j", payload: 1, delayMs: 600_000 });
     process.kill(redis, "SIGSTOP");
+    await assert.rejects(queue.enqueue({ payload: 2 }), (error: unknown) => {
+      assert.ok(error instanceof RedisUnavailableError, `${error}`);
+      assert.equal(error.status, 503);
+      assert.match(error.message, /not retried: POST \/v1\/queues\/stalled-\w+\/jobs is not safe to repeat/);
+      assert.match(error.message, /its effect is unknown/);
+      return true;
+    });
+    assert.equal(retries.length, 0, "the enqueue without an id was not retried");
     assert.equal((await queue.get("j")).state, "delayed");
     assert.ok(retries[0] instanceof RedisUnavailableError, `${retries[0]}`);
     assert.equal(retries[0].status, 503);

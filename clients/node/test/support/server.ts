@@ -3,7 +3,7 @@
 // (--port 0) unless told one and says where it listens in its log; readiness is then awaited on /health/ready.
 
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from "node:fs";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -125,24 +125,84 @@ function status(url: string): Promise<number> {
   });
 }
 
-/** The pid of the embedded Redis a server started: its child process named redis-server*. */
+/**
+ * Names an embedded Redis runs under: `--embedded-redis auto` prefers an installed valkey-server. Debian's
+ * redis-server and valkey-server are links to redis-check-rdb and valkey-check-rdb, which the kernel may report.
+ */
+const REDIS_NAMES = /(^|\/)(redis|valkey)-(server|check-rdb)\b/;
+
+/** The pid of the embedded Redis a server started: its child process that is a redis-server or valkey-server. */
 export function embeddedRedisPid(server: RunningServer): number {
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) {
       continue;
     }
     let stat: string;
+    let commandLine: string;
     try {
       stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      commandLine = readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0")[0] ?? "";
     } catch {
       continue; // the process ended meanwhile
     }
-    // "pid (comm) state ppid ...": comm may hold spaces, so read around its parentheses
+    // "pid (comm) state ppid ...": comm (at most 15 characters) may hold spaces, so read around its parentheses
     const comm = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
     const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-    if (ppid === server.pid && comm.startsWith("redis-server")) {
+    if (ppid === server.pid && (REDIS_NAMES.test(commandLine) || /^(redis|valkey)-/.test(comm))) {
       return Number(entry);
     }
   }
-  throw new Error(`no redis-server child of the server (pid ${server.pid})`);
+  throw new Error(`no redis-server or valkey-server child of the server (pid ${server.pid})`);
+}
+
+interface TcpSocket {
+  localPort: number;
+  remotePort: number;
+  /** Bytes received that the socket's process has not read yet. */
+  unread: number;
+  inode: string;
+}
+
+/** The established TCP connections of this machine (/proc/net/tcp and tcp6). */
+function tcpConnections(): TcpSocket[] {
+  const sockets: TcpSocket[] = [];
+  for (const table of ["/proc/net/tcp", "/proc/net/tcp6"]) {
+    const lines = existsSync(table) ? readFileSync(table, "utf8").trim().split("\n").slice(1) : [];
+    for (const line of lines) {
+      // sl local_address rem_address st tx_queue:rx_queue tr:when retrnsmt uid timeout inode
+      const fields = line.trim().split(/\s+/);
+      if (fields[3] !== "01") {
+        continue; // not ESTABLISHED
+      }
+      const port = (address: string | undefined): number => parseInt(address?.split(":")[1] ?? "", 16);
+      sockets.push({
+        localPort: port(fields[1]),
+        remotePort: port(fields[2]),
+        unread: parseInt(fields[4]?.split(":")[1] ?? "0", 16),
+        inode: fields[9] ?? "",
+      });
+    }
+  }
+  return sockets;
+}
+
+/** Connections to the server at `port` that hold received bytes its process has not read (e.g. while stopped). */
+export function unreadRequests(port: number): number {
+  return tcpConnections().filter((socket) => socket.localPort === port && socket.unread > 0).length;
+}
+
+/** How many connections this process has open to `port`. */
+export function connectionsTo(port: number): number {
+  const mine = new Set<string>();
+  for (const fd of readdirSync("/proc/self/fd")) {
+    try {
+      const match = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/self/fd/${fd}`));
+      if (match) {
+        mine.add(match[1] as string);
+      }
+    } catch {
+      // closed meanwhile
+    }
+  }
+  return tcpConnections().filter((socket) => socket.remotePort === port && mine.has(socket.inode)).length;
 }
