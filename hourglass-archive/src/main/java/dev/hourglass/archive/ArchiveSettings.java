@@ -55,6 +55,17 @@ public final class ArchiveSettings {
   }
 
   /**
+   * A JDBC URL as logs and failures may show it: a {@code password=} parameter's value replaced by
+   * {@code ***}.
+   *
+   * @param jdbcUrl any text
+   * @return the text with every {@code password=} value masked
+   */
+  public static String mask(String jdbcUrl) {
+    return jdbcUrl.replaceAll("password=[^&]*", "password=***");
+  }
+
+  /**
    * The JDBC URL the archive's own pool connects to.
    *
    * @return {@code jdbc:postgresql://...}, or null when a {@link #dataSource()} is given

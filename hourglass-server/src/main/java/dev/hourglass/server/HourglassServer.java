@@ -185,7 +185,7 @@ public final class HourglassServer implements AutoCloseable {
         a ->
             log.info(
                 "Archive: finished jobs kept in {} for {}",
-                config.archive().get().url().replaceAll("password=[^&]*", "password=***"),
+                ArchiveSettings.mask(config.archive().get().url()),
                 config.archive().get().retention()));
     return server;
   }

@@ -1,5 +1,6 @@
 package dev.hourglass.server.config;
 
+import dev.hourglass.archive.ArchiveSettings;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -38,7 +39,7 @@ public record ArchiveConfig(
       throw new ConfigException(
           Setting.ARCHIVE_URL.names()
               + " must be a jdbc:postgresql://host:port/database URL, was '"
-              + url.replaceAll("password=[^&]*", "password=***")
+              + ArchiveSettings.mask(url)
               + "'");
     }
     return Optional.of(
@@ -53,7 +54,7 @@ public record ArchiveConfig(
   @Override
   public String toString() {
     return "ArchiveConfig[url="
-        + url.replaceAll("password=[^&]*", "password=***")
+        + ArchiveSettings.mask(url)
         + ", user="
         + user.orElse("")
         + ", password="

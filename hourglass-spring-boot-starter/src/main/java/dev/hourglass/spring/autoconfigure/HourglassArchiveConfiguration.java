@@ -53,7 +53,7 @@ class HourglassArchiveConfiguration {
     String database;
     if (p.getJdbcUrl() != null) {
       settings.jdbc(p.getJdbcUrl(), p.getUser(), p.getPassword());
-      database = masked(p.getJdbcUrl());
+      database = ArchiveSettings.mask(p.getJdbcUrl());
     } else {
       DataSource ds = dataSources.getIfUnique();
       if (ds == null) {
@@ -73,11 +73,6 @@ class HourglassArchiveConfiguration {
     return archive;
   }
 
-  /** The URL with a {@code password=} parameter's value hidden, for logs and failures. */
-  private static String masked(String jdbcUrl) {
-    return jdbcUrl.replaceAll("password=[^&]*", "password=***");
-  }
-
   private static ArchiveSettings build(
       ArchiveSettings.Builder settings, HourglassArchiveProperties p) {
     try {
@@ -88,7 +83,7 @@ class HourglassArchiveConfiguration {
       switch (e.field()) {
         case "url" -> {
           property = "jdbc-url";
-          value = p.getJdbcUrl() == null ? null : masked(p.getJdbcUrl());
+          value = p.getJdbcUrl() == null ? null : ArchiveSettings.mask(p.getJdbcUrl());
         }
         case "retention" -> {
           property = "retention";
