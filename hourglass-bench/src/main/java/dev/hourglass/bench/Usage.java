@@ -40,7 +40,7 @@ final class Usage {
                                                          kill, so that it lags;
                                                          see docs/RELIABILITY.md)
              hourglass-bench/run cluster [--jobs N] [--max-delay-ms D] [--rounds R]
-                                         [--colocate]
+                                         [--colocate] [--callgrind]
                                                         (one queue at P = 3 and at P = 1 partitions
                                                          on a three-master embedded Redis Cluster:
                                                          N jobs [50000] due over [0, D) ms [2000],
@@ -57,7 +57,14 @@ final class Usage {
                                                          the P = 3 partitions onto one master and
                                                          prints COLOCATED, P = 3 over P = 1 on
                                                          that one master (1.0: partitioning adds
-                                                         no Redis work per job); see
+                                                         no Redis work per job); --callgrind runs
+                                                         the masters under valgrind's callgrind
+                                                         (about 50x slower; N [10000]) and adds
+                                                         each master's Redis instructions per job,
+                                                         script calls per 1000 jobs by script, and
+                                                         to COLOCATED or RATIO the same ratios of
+                                                         instructions, which repeat where CPU
+                                                         seconds do not; needs valgrind; see
                                                          docs/BENCHMARKS.md)
              hourglass-bench/run soak --minutes M --seed S [--topology standalone|sentinel|
                                                          cluster] ...
