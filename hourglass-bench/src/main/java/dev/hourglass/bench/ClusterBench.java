@@ -11,7 +11,9 @@ import java.util.Locale;
 /**
  * {@code hourglass-bench/run cluster}: one queue on a three-master embedded Redis Cluster, at P = 3
  * partitions and at P = 1, on the same cluster. Each run enqueues {@code --jobs} jobs due over
- * {@code [0, --max-delay-ms)} (ids made by the library, as by default) and delivers them through
+ * {@code [0, --max-delay-ms)} with payloads of {@code --payload-bytes} bytes (1 by default: records
+ * under 64 bytes, which Redis keeps in compact hashes while a pool is small; see
+ * docs/BENCHMARKS-HISTORY.md) (ids made by the library, as by default) and delivers them through
  * one Worker with the library's defaults; it reports jobs/s and each master's Redis CPU time (INFO
  * cpu, user + system) per job, and the RATIO line the busiest master's CPU per job at P = 3 over
  * that at P = 1 and the busiest master's share of the masters' CPU at P = 3, each the median of the
@@ -37,7 +39,7 @@ import java.util.Locale;
  * each round's beside it; the CPU figures stay, but valgrind's own work is in them.
  */
 final class ClusterBench {
-  private static final String QUEUE = "cluster";
+  static final String QUEUE = "cluster";
   private static final Duration CALLGRIND_NODE_TIMEOUT = Duration.ofMinutes(1);
 
   private ClusterBench() {}
@@ -66,18 +68,18 @@ final class ClusterBench {
       }
       int warmUpJobs = Math.max(1000, o.jobs() / 5);
       // warm-up (JIT), unreported
-      ClusterRun.measure(cluster, callgrind, QUEUE, 3, warmUpJobs, o.maxDelayMs());
+      ClusterRun.measure(cluster, callgrind, o, 3, warmUpJobs);
       if (callgrind != null) {
         // The P = 1 partition may sit on a master the P = 3 warm-up did not use (with --colocate
         // it does): load the scripts there too, so that no round counts their compilation (EVAL
         // after NOSCRIPT).
-        ClusterRun.measure(cluster, callgrind, QUEUE, 1, warmUpJobs, o.maxDelayMs());
+        ClusterRun.measure(cluster, callgrind, o, 1, warmUpJobs);
       }
       Rounds rounds = new Rounds(o.rounds());
       for (int round = 1; round <= o.rounds(); round++) {
-        ClusterRun p3 = ClusterRun.measure(cluster, callgrind, QUEUE, 3, o.jobs(), o.maxDelayMs());
+        ClusterRun p3 = ClusterRun.measure(cluster, callgrind, o, 3, o.jobs());
         System.out.println(p3.result(round));
-        ClusterRun p1 = ClusterRun.measure(cluster, callgrind, QUEUE, 1, o.jobs(), o.maxDelayMs());
+        ClusterRun p1 = ClusterRun.measure(cluster, callgrind, o, 1, o.jobs());
         System.out.println(p1.result(round));
         System.out.flush();
         rounds.add(round - 1, p3, p1);

@@ -10,8 +10,10 @@ import java.util.Locale;
  * @param rounds measured rounds, each a run at P = 3 then one at P = 1
  * @param colocate whether the P = 3 partitions are moved onto one master first
  * @param callgrind whether the masters run under callgrind, which counts their instructions
+ * @param payloadBytes each job's payload size ({@code x} repeated)
  */
-record ClusterOptions(int jobs, int maxDelayMs, int rounds, boolean colocate, boolean callgrind) {
+record ClusterOptions(
+    int jobs, int maxDelayMs, int rounds, boolean colocate, boolean callgrind, int payloadBytes) {
   static final int DEFAULT_JOBS = 50_000;
 
   /** Under callgrind Redis runs about fifty times slower. */
@@ -19,7 +21,7 @@ record ClusterOptions(int jobs, int maxDelayMs, int rounds, boolean colocate, bo
 
   static final String USAGE =
       "usage: hourglass-bench/run cluster [--jobs N] [--max-delay-ms D] [--rounds R]"
-          + " [--colocate] [--callgrind] [--systems hourglass]";
+          + " [--colocate] [--callgrind] [--payload-bytes B] [--systems hourglass]";
 
   /**
    * Parses the options.
@@ -32,6 +34,7 @@ record ClusterOptions(int jobs, int maxDelayMs, int rounds, boolean colocate, bo
     int rounds = 5;
     boolean colocate = false;
     boolean callgrind = false;
+    int payloadBytes = 1;
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "--jobs" -> jobs = positive(args, ++i);
@@ -39,6 +42,7 @@ record ClusterOptions(int jobs, int maxDelayMs, int rounds, boolean colocate, bo
         case "--rounds" -> rounds = positive(args, ++i);
         case "--colocate" -> colocate = true;
         case "--callgrind" -> callgrind = true;
+        case "--payload-bytes" -> payloadBytes = positive(args, ++i);
         case "--systems" -> {
           if (!value(args, ++i).equals("hourglass")) {
             throw new IllegalArgumentException("the cluster workload runs on hourglass only");
@@ -50,19 +54,25 @@ record ClusterOptions(int jobs, int maxDelayMs, int rounds, boolean colocate, bo
     if (jobs == null) {
       jobs = callgrind ? DEFAULT_CALLGRIND_JOBS : DEFAULT_JOBS;
     }
-    return new ClusterOptions(jobs, maxDelayMs, rounds, colocate, callgrind);
+    return new ClusterOptions(jobs, maxDelayMs, rounds, colocate, callgrind, payloadBytes);
+  }
+
+  /** Each job's payload: {@link #payloadBytes} times {@code x}. */
+  byte[] payload() {
+    return "x".repeat(payloadBytes).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
   }
 
   /** The options as the header line shows them. */
   String describe() {
     return String.format(
         Locale.ROOT,
-        "--jobs %d --max-delay-ms %d --rounds %d%s%s",
+        "--jobs %d --max-delay-ms %d --rounds %d%s%s%s",
         jobs,
         maxDelayMs,
         rounds,
         colocate ? " --colocate" : "",
-        callgrind ? " --callgrind" : "");
+        callgrind ? " --callgrind" : "",
+        payloadBytes == 1 ? "" : " --payload-bytes " + payloadBytes);
   }
 
   private static String value(String[] args, int i) {

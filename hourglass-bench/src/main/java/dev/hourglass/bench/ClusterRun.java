@@ -78,19 +78,15 @@ record ClusterRun(
   }
 
   /**
-   * Flushes the cluster, configures queue {@code queue} with {@code partitions} partitions,
-   * enqueues {@code jobs} jobs due over [0, {@code maxDelayMs}) while one Worker acks them, and
-   * measures the masters over that; prints each master's costliest commands.
+   * Flushes the cluster, configures queue {@link ClusterBench#QUEUE} with {@code partitions}
+   * partitions, enqueues {@code jobs} jobs of {@code o}'s payload due over [0, {@code
+   * o.maxDelayMs()}) while one Worker acks them, and measures the masters over that; prints each
+   * master's costliest commands.
    *
    * @param callgrind the counter the masters run under, or null when they do not
    */
   static ClusterRun measure(
-      RedisCluster cluster,
-      CallgrindRedis callgrind,
-      String queue,
-      int partitions,
-      int jobs,
-      int maxDelayMs)
+      RedisCluster cluster, CallgrindRedis callgrind, ClusterOptions o, int partitions, int jobs)
       throws Exception {
     cluster.flushAll();
     List<RedisServer> masters = cluster.nodes();
@@ -101,7 +97,8 @@ record ClusterRun(
     }
     try (Hourglass h = builder.build()) {
       Queue<byte[]> q =
-          h.configureQueue(queue, QueueSettings.builder().partitions(partitions).build());
+          h.configureQueue(
+              ClusterBench.QUEUE, QueueSettings.builder().partitions(partitions).build());
       AtomicLong handled = new AtomicLong();
       masters.forEach(m -> m.command("CONFIG", "RESETSTAT"));
       double[] cpuBefore = cpu(masters);
@@ -113,7 +110,7 @@ record ClusterRun(
       commands.counting(true);
       long start = System.nanoTime();
       try (Worker w = q.worker(job -> handled.incrementAndGet())) {
-        enqueue(q, jobs, maxDelayMs);
+        enqueue(q, jobs, o.maxDelayMs(), o.payload());
         while (handled.get() < jobs) {
           LockSupport.parkNanos(2_000_000); // the worker's progress
         }
@@ -140,13 +137,13 @@ record ClusterRun(
   }
 
   /** Batches of {@link #BATCH}, four in flight, due evenly over [0, maxDelayMs). */
-  private static void enqueue(Queue<byte[]> q, int jobs, int maxDelayMs) {
+  private static void enqueue(Queue<byte[]> q, int jobs, int maxDelayMs, byte[] payload) {
     List<CompletableFuture<?>> batches = new ArrayList<>();
     for (int from = 0; from < jobs; from += BATCH) {
       List<JobSpec> batch = new ArrayList<>();
       for (int i = from; i < Math.min(jobs, from + BATCH); i++) {
         long delay = (long) i * maxDelayMs / jobs;
-        batch.add(JobSpec.builder().payload("x").delay(Duration.ofMillis(delay)).build());
+        batch.add(JobSpec.builder().payload(payload).delay(Duration.ofMillis(delay)).build());
       }
       batches.add(q.enqueueAllAsync(batch));
       if (batches.size() >= 4) {

@@ -40,10 +40,11 @@ final class Usage {
                                                          kill, so that it lags;
                                                          see docs/RELIABILITY.md)
              hourglass-bench/run cluster [--jobs N] [--max-delay-ms D] [--rounds R]
-                                         [--colocate] [--callgrind]
+                                         [--colocate] [--callgrind] [--payload-bytes B]
                                                         (one queue at P = 3 and at P = 1 partitions
                                                          on a three-master embedded Redis Cluster:
                                                          N jobs [50000] due over [0, D) ms [2000],
+                                                         payloads of B bytes [1],
                                                          ids made and delivered by one Worker with
                                                          the library's defaults; per run jobs/s
                                                          and each master's Redis CPU (INFO cpu)

@@ -9,11 +9,16 @@ class ClusterOptionsTest {
 
   @Test
   void defaultsToFewerJobsUnderCallgrind() {
-    assertThat(ClusterOptions.parse()).isEqualTo(new ClusterOptions(50_000, 2000, 5, false, false));
+    assertThat(ClusterOptions.parse())
+        .isEqualTo(new ClusterOptions(50_000, 2000, 5, false, false, 1));
     assertThat(ClusterOptions.parse("--colocate", "--callgrind", "--rounds", "3"))
-        .isEqualTo(new ClusterOptions(10_000, 2000, 3, true, true));
+        .isEqualTo(new ClusterOptions(10_000, 2000, 3, true, true, 1));
     assertThat(ClusterOptions.parse("--callgrind", "--jobs", "2000", "--systems", "hourglass"))
-        .isEqualTo(new ClusterOptions(2000, 2000, 5, false, true));
+        .isEqualTo(new ClusterOptions(2000, 2000, 5, false, true, 1));
+    ClusterOptions bigger = ClusterOptions.parse("--payload-bytes", "100");
+    assertThat(bigger.payload()).hasSize(100).containsOnly('x');
+    assertThat(bigger.describe()).endsWith("--rounds 5 --payload-bytes 100");
+    assertThat(ClusterOptions.parse().payload()).containsExactly('x');
     assertThat(ClusterOptions.parse("--jobs", "100", "--max-delay-ms", "10").describe())
         .isEqualTo("--jobs 100 --max-delay-ms 10 --rounds 5");
     assertThat(ClusterOptions.parse("--colocate", "--callgrind").describe())
