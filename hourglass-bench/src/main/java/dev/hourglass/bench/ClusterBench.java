@@ -129,47 +129,44 @@ final class ClusterBench {
     }
 
     String colocated(boolean callgrind) {
-      String line =
-          String.format(
-              Locale.ROOT,
-              "COLOCATED workload=cluster master_cpu_per_job_p3_on_one_master_over_p1=%.2f"
-                  + " rounds=%s target=1.10",
-              median(cpu),
-              each(cpu, "%.2f"));
-      if (!callgrind) {
-        return line;
-      }
-      return line
-          + String.format(
-              Locale.ROOT,
-              " instructions_p3_on_one_master_over_p1=%.3f instructions_rounds=%s",
-              median(instr),
-              each(instr, "%.3f"));
+      return "COLOCATED workload=cluster"
+          + figure("master_cpu_per_job_p3_on_one_master_over_p1", "rounds", cpu, "%.2f")
+          + " target=1.10"
+          + (callgrind
+              ? figure(
+                  "instructions_p3_on_one_master_over_p1", "instructions_rounds", instr, "%.3f")
+              : "");
     }
 
     String ratio(boolean callgrind) {
-      String line =
-          String.format(
-              Locale.ROOT,
-              "RATIO workload=cluster busiest_master_cpu_per_job_p3_over_p1=%.2f rounds=%s"
-                  + " busiest_master_share_p3=%.2f share_rounds=%s target_share=0.40"
-                  + " note=needs_both_systems",
-              median(cpu),
-              each(cpu, "%.2f"),
-              median(cpuShares),
-              each(cpuShares, "%.2f"));
-      if (!callgrind) {
-        return line;
-      }
-      return line
-          + String.format(
-              Locale.ROOT,
-              " busiest_master_instructions_per_job_p3_over_p1=%.3f instructions_rounds=%s"
-                  + " busiest_master_instructions_share_p3=%.3f instructions_share_rounds=%s",
-              median(instr),
-              each(instr, "%.3f"),
-              median(instrShares),
-              each(instrShares, "%.3f"));
+      return "RATIO workload=cluster"
+          + figure("busiest_master_cpu_per_job_p3_over_p1", "rounds", cpu, "%.2f")
+          + figure("busiest_master_share_p3", "share_rounds", cpuShares, "%.2f")
+          + " target_share=0.40 note=needs_both_systems"
+          + (callgrind
+              ? figure(
+                      "busiest_master_instructions_per_job_p3_over_p1",
+                      "instructions_rounds",
+                      instr,
+                      "%.3f")
+                  + figure(
+                      "busiest_master_instructions_share_p3",
+                      "instructions_share_rounds",
+                      instrShares,
+                      "%.3f")
+              : "");
+    }
+
+    /** " name=median roundsName=each/round's/value". */
+    private static String figure(String name, String roundsName, double[] values, String format) {
+      return " "
+          + name
+          + "="
+          + String.format(Locale.ROOT, format, median(values))
+          + " "
+          + roundsName
+          + "="
+          + each(values, format);
     }
   }
 
