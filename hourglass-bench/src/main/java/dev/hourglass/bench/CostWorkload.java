@@ -1,5 +1,6 @@
 package dev.hourglass.bench;
 
+import dev.hourglass.embedded.RedisServer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -30,6 +31,7 @@ final class CostWorkload implements Workload {
   private static final Set<String> HARNESS = Set.of("info", "config|resetstat", "flushall");
 
   private CallgrindRedis callgrind; // started by the first measured run
+  private RedisServer callgrindServer;
   private RedisTarget callgrindTarget;
 
   @Override
@@ -132,20 +134,22 @@ final class CostWorkload implements Workload {
   /** The same workload on a fresh client against the Redis under callgrind. */
   private Fields countInstructions(String system, Options o, int jobs) throws Exception {
     if (callgrind == null) {
-      callgrind = CallgrindRedis.start();
-      callgrindTarget = RedisTarget.open(callgrind.uri());
+      callgrind = CallgrindRedis.create();
+      callgrindServer = callgrind.startServer();
+      callgrindTarget = RedisTarget.open(callgrindServer.uri());
     }
     callgrindTarget.flushAll();
     // A short burst first, not counted: the system's scripts compiled, Redis's structures made, as
     // in a service that has been running.
     try (SystemUnderTest warm =
-        SystemUnderTest.open(system, callgrind.uri(), Bench.WARMUP_QUEUE, o)) {
+        SystemUnderTest.open(system, callgrindServer.uri(), Bench.WARMUP_QUEUE, o)) {
       measure(warm, callgrindTarget, o, Math.min(CALLGRIND_WARMUP_JOBS, jobs));
     }
-    try (SystemUnderTest sut = SystemUnderTest.open(system, callgrind.uri(), Bench.QUEUE, o)) {
-      callgrind.zero();
+    try (SystemUnderTest sut =
+        SystemUnderTest.open(system, callgrindServer.uri(), Bench.QUEUE, o)) {
+      callgrind.zero(callgrindServer);
       Fields f = measure(sut, callgrindTarget, o, jobs);
-      long instructions = callgrind.instructions();
+      long instructions = callgrind.instructions(callgrindServer);
       return new Fields()
           .rate("redis_instructions_per_job", instructions / (double) jobs)
           .put("jobs", jobs)

@@ -40,10 +40,11 @@ final class Usage {
                                                          kill, so that it lags;
                                                          see docs/RELIABILITY.md)
              hourglass-bench/run cluster [--jobs N] [--max-delay-ms D] [--rounds R]
-                                         [--colocate]
+                                         [--colocate] [--callgrind] [--payload-bytes B]
                                                         (one queue at P = 3 and at P = 1 partitions
                                                          on a three-master embedded Redis Cluster:
                                                          N jobs [50000] due over [0, D) ms [2000],
+                                                         payloads of B bytes [1],
                                                          ids made and delivered by one Worker with
                                                          the library's defaults; per run jobs/s
                                                          and each master's Redis CPU (INFO cpu)
@@ -57,7 +58,14 @@ final class Usage {
                                                          the P = 3 partitions onto one master and
                                                          prints COLOCATED, P = 3 over P = 1 on
                                                          that one master (1.0: partitioning adds
-                                                         no Redis work per job); see
+                                                         no Redis work per job); --callgrind runs
+                                                         the masters under valgrind's callgrind
+                                                         (about 50x slower; N [10000]) and adds
+                                                         each master's Redis instructions per job,
+                                                         script calls per 1000 jobs by script, and
+                                                         to COLOCATED or RATIO the same ratios of
+                                                         instructions, which repeat where CPU
+                                                         seconds do not; needs valgrind; see
                                                          docs/BENCHMARKS.md)
              hourglass-bench/run soak --minutes M --seed S [--topology standalone|sentinel|
                                                          cluster] ...

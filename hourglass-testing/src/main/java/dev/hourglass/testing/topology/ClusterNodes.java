@@ -1,36 +1,19 @@
 package dev.hourglass.testing.topology;
 
 import dev.hourglass.embedded.RedisServer;
-import dev.hourglass.embedded.RedisServerBuilder;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * How the nodes of a {@link RedisCluster} are started and joined, and what they report about the
- * cluster's health. Stateless; the cluster passes its nodes and serialises the calls.
+ * How the nodes of a {@link RedisCluster} are joined, and what they report about the cluster's
+ * health. Stateless; the cluster passes its nodes and serialises the calls.
  */
 final class ClusterNodes {
   private static final Duration TIMEOUT = Duration.ofSeconds(30);
   private static final int SLOTS_PER_COMMAND = 1000;
 
   private ClusterNodes() {}
-
-  /** A node, not started, on a port whose cluster bus port is free too. */
-  static RedisServer newNode(Duration nodeTimeout, Path binary) {
-    RedisServerBuilder builder =
-        RedisServer.builder()
-            .args(
-                "--cluster-enabled", "yes",
-                "--cluster-config-file", "nodes.conf",
-                "--cluster-node-timeout", Long.toString(nodeTimeout.toMillis()))
-            .portChooser(ClusterPorts::find);
-    if (binary != null) {
-      builder.binary(binary);
-    }
-    return builder.build();
-  }
 
   /**
    * Forms a cluster of running nodes that have never been joined: splits the slots between {@code

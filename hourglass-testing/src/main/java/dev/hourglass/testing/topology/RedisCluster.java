@@ -3,7 +3,6 @@ package dev.hourglass.testing.topology;
 import dev.hourglass.embedded.RedisDeployment;
 import dev.hourglass.embedded.RedisServer;
 import dev.hourglass.embedded.RedisServerException;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -48,8 +47,7 @@ public final class RedisCluster implements RedisDeployment {
   /** Number of masters this deployment runs. */
   public static final int MASTERS = 3;
 
-  private final Duration nodeTimeout;
-  private final Path binary; // null: the default binary
+  private final ClusterNodeTemplate template;
   private final List<RedisServer> nodes;
   private final List<RedisServer> replicas;
   // Every node ever; changed under this, read without it (allNodes).
@@ -59,16 +57,15 @@ public final class RedisCluster implements RedisDeployment {
   private boolean failedOver; // guarded by this
   private boolean closed; // guarded by this
 
-  RedisCluster(int replicasPerMaster, Duration nodeTimeout, Path binary) {
-    this.nodeTimeout = nodeTimeout;
-    this.binary = binary;
+  RedisCluster(int replicasPerMaster, ClusterNodeTemplate template) {
+    this.template = template;
     List<RedisServer> masters = new ArrayList<>();
     List<RedisServer> followers = new ArrayList<>();
     for (int i = 0; i < MASTERS; i++) {
-      masters.add(ClusterNodes.newNode(nodeTimeout, binary));
+      masters.add(template.newNode());
     }
     for (int i = 0; i < MASTERS * replicasPerMaster; i++) {
-      followers.add(ClusterNodes.newNode(nodeTimeout, binary));
+      followers.add(template.newNode());
     }
     this.nodes = List.copyOf(masters);
     this.replicas = List.copyOf(followers);
@@ -181,7 +178,7 @@ public final class RedisCluster implements RedisDeployment {
    * @return the new replica
    */
   public synchronized RedisServer addReplica(RedisServer master) {
-    RedisServer replica = ClusterNodes.newNode(nodeTimeout, binary);
+    RedisServer replica = template.newNode();
     all.add(replica);
     replica.start();
     ClusterNodes.meet(master, replica);

@@ -2,6 +2,9 @@ package dev.hourglass.testing.topology;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
 
 /**
  * Configures a {@link RedisCluster}; obtained from {@link RedisCluster#builder()}. Not thread-safe;
@@ -11,6 +14,8 @@ public final class RedisClusterBuilder {
   private int replicasPerMaster;
   private Duration nodeTimeout = Duration.ofSeconds(5);
   private Path binary;
+  private final List<String> launcher = new ArrayList<>();
+  private Duration startupTimeout; // null: RedisServer's default
 
   RedisClusterBuilder() {}
 
@@ -51,7 +56,38 @@ public final class RedisClusterBuilder {
    * @return this builder
    */
   public RedisClusterBuilder binary(Path executable) {
-    this.binary = java.util.Objects.requireNonNull(executable, "executable");
+    this.binary = Objects.requireNonNull(executable, "executable");
+    return this;
+  }
+
+  /**
+   * Runs every node through a tool that executes it in the same process, e.g. {@code
+   * launcher("valgrind", "--tool=callgrind")} (see {@link
+   * dev.hourglass.embedded.RedisServerBuilder#launcher}). A slow tool wants a longer {@link
+   * #startupTimeout} and {@link #nodeTimeout}.
+   *
+   * @param words the tool and its options, added after those of earlier calls
+   * @return this builder
+   */
+  public RedisClusterBuilder launcher(String... words) {
+    for (String word : words) {
+      launcher.add(Objects.requireNonNull(word, "word"));
+    }
+    return this;
+  }
+
+  /**
+   * Sets how long each node's start waits for {@code PING} to succeed (see {@link
+   * dev.hourglass.embedded.RedisServerBuilder#startupTimeout}); by default RedisServer's.
+   *
+   * @param timeout a positive duration
+   * @return this builder
+   */
+  public RedisClusterBuilder startupTimeout(Duration timeout) {
+    if (timeout.isNegative() || timeout.isZero()) {
+      throw new IllegalArgumentException("startupTimeout " + timeout + ": must be positive");
+    }
+    this.startupTimeout = timeout;
     return this;
   }
 
@@ -61,6 +97,7 @@ public final class RedisClusterBuilder {
    * @return the cluster
    */
   public RedisCluster build() {
-    return new RedisCluster(replicasPerMaster, nodeTimeout, binary);
+    return new RedisCluster(
+        replicasPerMaster, new ClusterNodeTemplate(nodeTimeout, binary, launcher, startupTimeout));
   }
 }

@@ -2,9 +2,12 @@ package dev.hourglass.testing.topology;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.hourglass.embedded.RedisCommandException;
 import dev.hourglass.embedded.RedisServer;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -53,6 +56,34 @@ class RedisClusterTest {
         assertThat(node.command("DBSIZE")).isEqualTo("0");
       }
     }
+  }
+
+  @Test
+  void startsEveryNodeThroughTheLauncher() throws Exception {
+    assumeTrue(Files.isReadable(Path.of("/proc/self/stat")), "reads /proc/<pid>/stat");
+    // nice runs redis-server in its own process, as valgrind does, at a lower priority
+    try (RedisCluster cluster =
+        RedisCluster.builder()
+            .launcher("nice", "-n", "7")
+            .startupTimeout(Duration.ofSeconds(30))
+            .build()) {
+      cluster.start();
+
+      for (RedisServer node : cluster.nodes()) {
+        String stat = Files.readString(Path.of("/proc/" + node.pid() + "/stat"));
+        String[] afterName = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        assertThat(Integer.parseInt(afterName[16]))
+            .isEqualTo(Math.min(19, niceness() + 7)); // field 19
+      }
+    }
+    assertThatThrownBy(() -> RedisCluster.builder().startupTimeout(Duration.ZERO))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("startupTimeout PT0S: must be positive");
+  }
+
+  private static int niceness() throws Exception {
+    String stat = Files.readString(Path.of("/proc/self/stat"));
+    return Integer.parseInt(stat.substring(stat.lastIndexOf(')') + 2).split(" ")[16]);
   }
 
   @Test
