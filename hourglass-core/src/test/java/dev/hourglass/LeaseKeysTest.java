@@ -12,7 +12,8 @@ import org.junit.jupiter.api.Test;
  * The {@code inflight} and {@code leases} keys of a partition hold a KEEPER entry (partition.lua)
  * that keeps them in Redis's hash-table encoding and alive when no job is leased: in the compact
  * encoding every claim and ack scanned the whole key. The entry must stay out of everything that
- * counts or sweeps leases.
+ * counts or sweeps leases. The pools get the hash-table encoding from the same entry, written and
+ * removed by the enqueue that writes their records.
  */
 class LeaseKeysTest extends HourglassTestBase {
   private static final String INFLIGHT = "hg:{keeper.0}:inflight";
@@ -62,5 +63,28 @@ class LeaseKeysTest extends HourglassTestBase {
     q.ack(again.id(), again.receipt());
     assertThat(q.stats().inflight()).isZero();
     assertThat(command("ZCARD", INFLIGHT)).isEqualTo("1");
+  }
+
+  @Test
+  void poolsOfSmallRecordsUseTheHashTableEncodingAndHoldOnlyJobs() {
+    Queue<byte[]> q = manual().queue("keeper");
+    // Ids the client makes (enqueue_fresh.lua) and ids given (enqueue.lua), payloads of a byte:
+    // records far under the 64 bytes up to which Redis would keep a small hash compact.
+    List<EnqueueResult> made =
+        q.enqueueAll(
+            List.of(
+                JobSpec.builder().payload("x").build(), JobSpec.builder().payload("y").build()));
+    q.enqueue(job("given"));
+    List<String> pools = new java.util.ArrayList<>();
+    for (String key : command("KEYS", "hg:{keeper.0}:pool:*").split("\n")) {
+      pools.add(key);
+      assertThat(command("OBJECT", "ENCODING", key)).as(key).isEqualTo("hashtable");
+    }
+    long fields = 0;
+    for (String key : pools) {
+      fields += Long.parseLong(command("HLEN", key));
+    }
+    assertThat(fields).as("one field per job, no keeper left").isEqualTo(3);
+    assertThat(made).allMatch(EnqueueResult::created);
   }
 }

@@ -134,7 +134,7 @@ for g = 1, groups do
       created = created + 1
     end
   end
-  if p > 0 then write('HSET', KEYS[FIRST_EXTRA_KEY - 1 + g], pairs_, p) end
+  if p > 0 then pool_write(KEYS[FIRST_EXTRA_KEY - 1 + g], pairs_, 1, p) end
 end
 
 -- 3. The placements, one command per target key.

@@ -37,7 +37,7 @@ local a = 10 + groups + 2 * lists -- the first argument of the sections
 local created = 0
 for g = 1, groups do
   local c = tonumber(argv[9 + g])
-  write('HSET', KEYS[FIRST_EXTRA_KEY - 1 + g], a, 2 * c)
+  pool_write(KEYS[FIRST_EXTRA_KEY - 1 + g], argv, a, a + 2 * c - 1)
   a, created = a + 2 * c, created + c
 end
 
