@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.hourglass.internal.Promotions;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -75,7 +76,7 @@ class LeaseKeysTest extends HourglassTestBase {
             List.of(
                 JobSpec.builder().payload("x").build(), JobSpec.builder().payload("y").build()));
     q.enqueue(job("given"));
-    List<String> pools = new java.util.ArrayList<>();
+    List<String> pools = new ArrayList<>();
     for (String key : command("KEYS", "hg:{keeper.0}:pool:*").split("\n")) {
       pools.add(key);
       assertThat(command("OBJECT", "ENCODING", key)).as(key).isEqualTo("hashtable");
