@@ -46,7 +46,11 @@ public final class KafkaBroker implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    KafkaBroker broker = new KafkaBroker(dir, FreePorts.any(), FreePorts.any());
+    // Two ports checked free together, below the ones the system hands out: two calls of any()
+    // may both get the same port back (the first is free again once it returns), which Kafka
+    // refuses as two listeners on one port.
+    int port = FreePorts.pair(1);
+    KafkaBroker broker = new KafkaBroker(dir, port, port + 1);
     try {
       format(dir);
       broker.start();
