@@ -1,42 +1,19 @@
 package dev.hourglass.bench;
 
 import dev.hourglass.embedded.RedisServer;
-import dev.hourglass.spi.ScriptListener;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.LongAdder;
 
-/**
- * What a cluster run asked of Redis, printed as {@code #} lines: per master its costliest commands
- * (INFO commandstats) and, counted while {@link #counting} is on, the client's script calls by
- * script. Thread-safe: the client's threads report script calls.
- */
-final class ClusterCommands implements ScriptListener {
-  private final Map<String, LongAdder> scripts = new ConcurrentHashMap<>();
-  private volatile boolean counting;
+/** What a cluster run asked of Redis, printed as {@code #} lines. */
+final class ClusterCommands {
+  private ClusterCommands() {}
 
-  /** Counts script calls from now until {@code on} is false. */
-  void counting(boolean on) {
-    counting = on;
-  }
-
-  @Override
-  public void scriptCalled(String script, java.time.Duration elapsed, Throwable failure) {
-    if (counting) {
-      scripts.computeIfAbsent(script, k -> new LongAdder()).increment();
-    }
-  }
-
-  /** The counted script calls per 1000 jobs by script, on whichever masters they ran. */
-  void printScripts(int partitions, int jobs) {
-    Map<String, Long> sorted = new TreeMap<>();
-    scripts.forEach((script, n) -> sorted.put(script, n.sum()));
+  /** {@code scripts}, the client's script calls of the run by script, per 1000 jobs. */
+  static void printScripts(Map<String, Long> scripts, int partitions, int jobs) {
     StringBuilder s = new StringBuilder("# P=" + partitions + " script calls per 1000 jobs:");
-    sorted.forEach(
+    scripts.forEach(
         (script, n) -> s.append(String.format(Locale.ROOT, " %s=%.1f", script, n * 1000.0 / jobs)));
     System.out.println(s);
   }

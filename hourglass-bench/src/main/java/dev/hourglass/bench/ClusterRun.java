@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
@@ -90,8 +91,8 @@ record ClusterRun(
       throws Exception {
     cluster.flushAll();
     List<RedisServer> masters = cluster.nodes();
-    ClusterCommands commands = new ClusterCommands();
-    var builder = Hourglass.builder().redisUri(cluster.clusterUri()).scriptListener(commands);
+    ScriptCalls scripts = new ScriptCalls();
+    var builder = Hourglass.builder().redisUri(cluster.clusterUri()).scriptListener(scripts);
     if (callgrind != null) {
       builder.commandTimeout(Duration.ofMinutes(1)); // Redis runs ~50x slower under callgrind
     }
@@ -107,7 +108,7 @@ record ClusterRun(
           callgrind.zero(m);
         }
       }
-      commands.counting(true);
+      Map<String, Long> scriptsBefore = scripts.snapshot();
       long start = System.nanoTime();
       try (Worker w = q.worker(job -> handled.incrementAndGet())) {
         enqueue(q, jobs, o.maxDelayMs(), o.payload());
@@ -118,7 +119,7 @@ record ClusterRun(
         while (q.stats().counters().acked() < jobs) {
           LockSupport.parkNanos(20_000_000); // acks are sent asynchronously
         }
-        commands.counting(false);
+        Map<String, Long> scriptsRun = CostWorkload.delta(scriptsBefore, scripts.snapshot());
         double[] us = cpu(masters);
         for (int m = 0; m < us.length; m++) {
           us[m] = (us[m] - cpuBefore[m]) * 1e6 / jobs;
@@ -129,7 +130,7 @@ record ClusterRun(
         }
         ClusterCommands.print(masters, partitions, jobs);
         if (callgrind != null) {
-          commands.printScripts(partitions, jobs);
+          ClusterCommands.printScripts(scriptsRun, partitions, jobs);
         }
         return new ClusterRun(partitions, jobs, jobs / (elapsed / 1e9), us, instructions);
       }

@@ -160,7 +160,8 @@ final class CostWorkload implements Workload {
     }
   }
 
-  private static Map<String, Long> delta(Map<String, Long> before, Map<String, Long> after) {
+  /** What {@code after} counts beyond {@code before}, by name; names that did not grow left out. */
+  static Map<String, Long> delta(Map<String, Long> before, Map<String, Long> after) {
     Map<String, Long> d = new TreeMap<>();
     after.forEach((cmd, n) -> d.put(cmd, n - before.getOrDefault(cmd, 0L)));
     d.values().removeIf(n -> n <= 0);

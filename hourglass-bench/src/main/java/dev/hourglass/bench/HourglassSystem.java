@@ -11,10 +11,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 
 /**
@@ -25,7 +22,7 @@ final class HourglassSystem implements SystemUnderTest {
   private final Hourglass client;
   private final Queue queue;
   private final Integer prefetch; // null: the library's default
-  private final Map<String, LongAdder> scriptCalls = new ConcurrentHashMap<>();
+  private final ScriptCalls scriptCalls = new ScriptCalls();
 
   HourglassSystem(
       String redisUri,
@@ -33,12 +30,7 @@ final class HourglassSystem implements SystemUnderTest {
       Integer prefetch,
       Integer compressAbove,
       Integer partitions) {
-    HourglassBuilder builder =
-        Hourglass.builder()
-            .redisUri(redisUri)
-            .scriptListener(
-                (script, elapsed, failure) ->
-                    scriptCalls.computeIfAbsent(script, k -> new LongAdder()).increment());
+    HourglassBuilder builder = Hourglass.builder().redisUri(redisUri).scriptListener(scriptCalls);
     if (compressAbove != null) {
       builder.compressAbove(compressAbove);
     }
@@ -58,9 +50,7 @@ final class HourglassSystem implements SystemUnderTest {
 
   @Override
   public Map<String, Long> scriptCalls() {
-    Map<String, Long> calls = new TreeMap<>();
-    scriptCalls.forEach((script, n) -> calls.put(script, n.sum()));
-    return calls;
+    return scriptCalls.snapshot();
   }
 
   private static JobSpec spec(Job job) {
